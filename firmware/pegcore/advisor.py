@@ -1,0 +1,35 @@
+"""One place that answers "what should I play here?": the precomputed table when it knows the
+position, else the core's search. The firmware and the host both ask through this."""
+
+class Advisor:
+    def __init__(self, board, table=None):
+        self.board = board
+        self.table = table
+        self._solver = None  # built on first miss: its memo costs heap
+
+    def solver(self):
+        if self._solver is None:
+            from pegcore.solver import Solver  # imported on first miss: saves the chip's heap
+
+            self._solver = Solver(self.board)
+        return self._solver
+
+    def hint(self, mask):
+        """(jump index or -1, solvable, best_left)."""
+        if self.table is not None:
+            got = self.table.lookup(mask)
+            if got is not None:
+                return got[0], got[1] == 1, got[1]
+        # Off-table (a hand-made position, or a bigger board): search. Counting every line would
+        # be too slow on the chip, so take the first move that keeps a win.
+        return self.solver().hint(mask, by_count=False)
+
+    def solution(self, mask):
+        """Jump indices that play `mask` to its best end (one peg if possible)."""
+        out = []
+        while True:
+            j, _ok, _left = self.hint(mask)
+            if j < 0:
+                return out
+            out.append(j)
+            mask ^= self.board.flip[j]

@@ -1,0 +1,67 @@
+"""The solver one step at a time, for shows: an explicit-stack depth-first search that yields
+every try and every backtrack with a running step count. Poll it with next() from a main loop.
+"""
+
+from pegcore.solver import finish_mask
+
+TRY = "try"
+BACK = "back"
+SOLVED = "solved"
+EXHAUSTED = "exhausted"
+
+
+def steps(board, mask, finish=None, memo=None):
+    """Yield (kind, jump, mask_after, step) tuples.
+
+    kind is TRY (jump made, mask_after is the new position), BACK (jump undone, mask_after is the
+    position returned to), then finally SOLVED (jump -1, the winning position) or EXHAUSTED.
+    `memo` (a set-like of dead positions) skips branches already proven dead, as the classic
+    solvers' "watch the algorithm" shows do once they have learnt something.
+    """
+    fmask = finish_mask(board, finish)
+    need, land, flip = board.need, board.land, board.flip
+    njumps = len(need)
+    step = 0
+    masks = [mask]
+    nexts = [0]
+    taken = []
+    while masks:
+        m = masks[-1]
+        if m and not m & (m - 1) and m & fmask:
+            yield SOLVED, -1, m, step
+            return
+        j = nexts[-1]
+        while j < njumps:
+            n = need[j]
+            if m & n == n and not m & land[j]:
+                if memo is None or (m ^ flip[j]) not in memo:
+                    break
+            j += 1
+        if j >= njumps:
+            if memo is not None:
+                memo.add(m)
+            masks.pop()
+            nexts.pop()
+            if taken:
+                back = taken.pop()
+                step += 1
+                yield BACK, back, masks[-1], step
+            continue
+        nexts[-1] = j + 1
+        c = m ^ flip[j]
+        taken.append(j)
+        masks.append(c)
+        nexts.append(0)
+        step += 1
+        yield TRY, j, c, step
+    yield EXHAUSTED, -1, mask, step
+
+
+def path_of(board, start, jumps):
+    """Replay jump indices from start: list of masks after each jump."""
+    out = []
+    m = start
+    for j in jumps:
+        m ^= board.flip[j]
+        out.append(m)
+    return out
