@@ -1,0 +1,5 @@
+import sys
+
+from pegboard.cli import main
+
+sys.exit(main())
