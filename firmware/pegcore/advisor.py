@@ -11,7 +11,8 @@ class Advisor:
         if self._solver is None:
             from pegcore.solver import Solver  # imported on first miss: saves the chip's heap
 
-            self._solver = Solver(self.board)
+            # bitset memos only while they are small (4 KB each on 15 holes); sets beyond
+            self._solver = Solver(self.board, memo_limit=16)
         return self._solver
 
     def hint(self, mask):
