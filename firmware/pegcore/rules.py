@@ -99,6 +99,6 @@ def validate_moves(board, mask, moves):
 
 class MoveError(ValueError):
     def __init__(self, step, why):
-        ValueError.__init__(self, "step %d: %s" % (step, why))
+        super().__init__("step %d: %s" % (step, why))
         self.step = step
         self.why = why

@@ -1,0 +1,187 @@
+"""`pegboard solve`: solve, count and enumerate on the PC with the same core the chip runs."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Iterator
+
+from pegcore.geometry import MAX_ROWS, MIN_ROWS, Board, start_mask
+from pegcore.solver import Solver
+
+from pegboard.cli import UsageError
+from pegboard.progress import Progress
+from pegboard.render import move_text, render_board
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser(
+        "solve", help="solve, count or list solutions on the PC",
+        description="Solve the board from a single empty hole. Prints each jump and the board after "
+                    "it, or counts/streams solutions. Exit 1 when there is no solution.")
+    p.add_argument("--rows", type=int, default=5, help="rows of the triangle, %d..%d (default 5)" % (MIN_ROWS, MAX_ROWS))
+    p.add_argument("--empty", default="1", metavar="H|all", help="the empty hole at the start, or 'all' (default 1)")
+    p.add_argument("--finish", type=int, metavar="H", help="hole the last peg must end in (default anywhere)")
+    mode = p.add_mutually_exclusive_group()
+    mode.add_argument("--count", action="store_true", help="count the solutions instead of showing one")
+    mode.add_argument("--all", action="store_true", help="stream every solution, one per line")
+    mode.add_argument("--min-moves", action="store_true",
+                      help="a solution with the fewest moves (a run of jumps by one peg is one move)")
+    p.add_argument("--json", action="store_true", help="machine-readable output")
+    p.add_argument("--svg", metavar="FILE", help="also draw the solution step by step into an SVG file")
+    p.set_defaults(func=run)
+
+
+def _parse(args: argparse.Namespace) -> tuple[Board, list[int]]:
+    try:
+        board = Board(args.rows)
+    except ValueError as e:
+        raise UsageError("--rows: %s" % e) from None
+    if args.empty == "all":
+        empties = list(range(1, board.holes + 1))
+    else:
+        try:
+            empties = [board.check_hole(int(args.empty))]
+        except ValueError:
+            raise UsageError("--empty must be a hole 1..%d or 'all', not %r" % (board.holes, args.empty)) from None
+    if args.finish is not None:
+        try:
+            board.check_hole(args.finish)
+        except ValueError as e:
+            raise UsageError("--finish: %s" % e) from None
+    if args.svg and (args.count or args.all or args.empty == "all"):
+        raise UsageError("--svg draws one solution: use it with a single --empty and no --count/--all")
+    return board, empties
+
+
+def run(args: argparse.Namespace) -> int:
+    board, empties = _parse(args)
+    if args.count:
+        return _count(board, empties, args)
+    if args.all:
+        return _stream_all(board, empties, args)
+    return _solve(board, empties, args)
+
+
+def _where(finish: int | None) -> str:
+    return "" if finish is None else " finishing in %d" % finish
+
+
+def _count(board: Board, empties: list[int], args: argparse.Namespace) -> int:
+    counts: dict[int, int]
+    if board.rows <= 6:
+        from pegboard.fastsolve import count_all
+
+        bar = Progress("counting")
+        try:
+            counts = count_all(board, empties, args.finish, bar if board.rows >= 6 else None)
+        finally:
+            bar.close()
+    else:
+        solver = Solver(board, args.finish)
+        counts = {e: solver.count(start_mask(board, e)) for e in empties}
+    for e in empties:
+        if args.json:
+            print(json.dumps({"rows": board.rows, "empty": e, "finish": args.finish, "count": counts[e]}))
+        else:
+            print("%d solutions from hole %d%s" % (counts[e], e, _where(args.finish)))
+    if len(empties) > 1 and not args.json:
+        print("%d in all" % sum(counts.values()))
+    return 0
+
+
+def _all_solutions(board: Board, solver: Solver, mask: int) -> Iterator[list[int]]:
+    """Every solution from mask, depth first, skipping dead branches (explicit stack)."""
+    flip = board.flip
+    path: list[int] = []
+    stack = [(mask, iter(_winning_jumps(board, solver, mask)))]
+    while stack:
+        m, it = stack[-1]
+        j = next(it, None)
+        if j is None:
+            stack.pop()
+            if path:
+                path.pop()
+            continue
+        c = m ^ flip[j]
+        path.append(j)
+        if c & (c - 1) == 0:
+            yield list(path)
+            path.pop()
+            continue
+        stack.append((c, iter(_winning_jumps(board, solver, c))))
+
+
+def _winning_jumps(board: Board, solver: Solver, m: int) -> list[int]:
+    from pegcore.rules import legal_jumps
+
+    return [j for j in legal_jumps(board, m) if solver.count(m ^ board.flip[j])]
+
+
+def _stream_all(board: Board, empties: list[int], args: argparse.Namespace) -> int:
+    solver = Solver(board, args.finish)
+    found = 0
+    out = sys.stdout
+    for e in empties:
+        for jumps in _all_solutions(board, solver, start_mask(board, e)):
+            moves = [board.move_of(j) for j in jumps]
+            if args.json:
+                out.write(json.dumps({"rows": board.rows, "empty": e, "moves": moves}) + "\n")
+            else:
+                out.write("%d: %s\n" % (e, " ".join("%d-%d" % (m[0], m[2]) for m in moves)))
+            found += 1
+    if not found:
+        print("no solution from %s%s" % (_starts(empties), _where(args.finish)), file=sys.stderr)
+        return 2 if args.finish is not None else 1
+    return 0
+
+
+def _starts(empties: list[int]) -> str:
+    return "hole %d" % empties[0] if len(empties) == 1 else "any hole"
+
+
+def _solve(board: Board, empties: list[int], args: argparse.Namespace) -> int:
+    solver = Solver(board, args.finish)
+    status = 0
+    for e in empties:
+        start = start_mask(board, e)
+        moves_count = None
+        if args.min_moves:
+            got = solver.min_moves(start)
+            jumps = None if got is None else got[1]
+            moves_count = None if got is None else got[0]
+        else:
+            jumps = solver.solution(start)
+        if jumps is None:
+            print("no solution from hole %d%s" % (e, _where(args.finish)), file=sys.stderr)
+            # an impossible start/finish pair is a usage error; a lost board is a plain failure
+            status = max(status, 2 if args.finish is not None else 1)
+            continue
+        moves = [board.move_of(j) for j in jumps]
+        if args.json:
+            obj: dict[str, object] = {"rows": board.rows, "empty": e, "finish": args.finish, "moves": moves}
+            if moves_count is not None:
+                obj["min_moves"] = moves_count
+            print(json.dumps(obj))
+        else:
+            _print_solution(board, start, jumps, e, moves_count)
+        if args.svg:
+            from pegboard.picture import solution_svg
+
+            with open(args.svg, "w", encoding="utf-8") as f:
+                f.write(solution_svg(board, start, jumps))
+    return status
+
+
+def _print_solution(board: Board, start: int, jumps: list[int], empty: int, moves_count: int | None) -> None:
+    head = "Solution from hole %d (%d jumps" % (empty, len(jumps))
+    head += ", %d moves)" % moves_count if moves_count is not None else ")"
+    print(head)
+    print(render_board(board, start))
+    m = start
+    for k, j in enumerate(jumps, 1):
+        m ^= board.flip[j]
+        print()
+        print("%2d. %s" % (k, move_text(board.move_of(j))))
+        print(render_board(board, m))

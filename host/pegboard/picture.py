@@ -1,0 +1,46 @@
+"""Solutions as pictures: an SVG grid of small boards, one per step (plain text, no deps)."""
+
+from __future__ import annotations
+
+from pegcore.geometry import Board
+
+
+def _hole_xy(board: Board, hole: int, pitch: float) -> tuple[float, float]:
+    r, c = board.row_col(hole)
+    x = (c - r / 2) * pitch + (board.rows - 1) * pitch / 2
+    y = r * pitch * 0.866
+    return x, y
+
+
+def solution_svg(board: Board, start: int, jumps: list[int], per_row: int = 5) -> str:
+    """Step 0 (the start) then the board after each jump; the jump's holes are highlighted."""
+    pitch = 16.0
+    cell_w = board.rows * pitch + 20
+    cell_h = board.rows * pitch * 0.866 + 34
+    steps = [(start, -1)]
+    m = start
+    for j in jumps:
+        m ^= board.flip[j]
+        steps.append((m, j))
+    cols = min(per_row, len(steps))
+    rows = (len(steps) + cols - 1) // cols
+    out = ['<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" viewBox="0 0 %d %d" '
+           'font-family="sans-serif">' % (cols * cell_w, rows * cell_h, cols * cell_w, rows * cell_h),
+           '<rect width="100%" height="100%" fill="white"/>']
+    for i, (mask, j) in enumerate(steps):
+        ox = (i % cols) * cell_w + 10 + pitch / 2
+        oy = (i // cols) * cell_h + 24
+        title = "start" if j < 0 else "%d. %d→%d" % (i, board.jump_from[j] + 1, board.jump_to[j] + 1)
+        out.append('<text x="%.1f" y="%.1f" font-size="11">%s</text>' % (ox - pitch / 2, oy - 10, title))
+        for h in range(1, board.holes + 1):
+            x, y = _hole_xy(board, h, pitch)
+            peg = mask >> (h - 1) & 1
+            color = "#8b4513" if peg else "#f0e6d2"
+            if j >= 0 and h - 1 == board.jump_to[j]:
+                color = "#2e8b57"
+            elif j >= 0 and h - 1 in (board.jump_from[j], board.jump_over[j]):
+                color = "#ffd7a8"
+            out.append('<circle class="hole" data-hole="%d" cx="%.1f" cy="%.1f" r="6" fill="%s" stroke="#555"/>'
+                       % (h, ox + x, oy + y, color))
+    out.append("</svg>")
+    return "\n".join(out) + "\n"

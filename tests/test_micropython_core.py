@@ -1,0 +1,35 @@
+"""The core runs unchanged in the real MicroPython VM with a 64 KB heap and agrees with CPython."""
+
+import subprocess
+
+from conftest import ROOT
+
+from pegcore import search
+from pegcore.geometry import Board, start_mask
+
+
+def test_core_in_micropython_64k(micropython):
+    p = subprocess.run([micropython, "-X", "heapsize=64K", "tests/mp/core_check.py"],
+                       cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert p.returncode == 0, p.stdout + p.stderr
+    lines = p.stdout.splitlines()
+    assert "t4 [2, 3, 4, 6, 8, 9]" in lines
+    assert "t4 counts [14, 14, 0]" in lines
+    assert "table wins 15" in lines
+    assert "agree 13" in lines
+    b = Board(5)
+    n = 0
+    for kind, _j, _m, step in search.steps(b, start_mask(b, 1)):
+        n = step
+    assert "steps %s %d" % (kind, n) in lines  # same search, step for step
+    assert "bad step 1" in lines
+    assert lines[-1] == "ok"
+
+
+def test_t5_counts_in_micropython(micropython):
+    from test_core_reference import T5_COUNTS
+
+    p = subprocess.run([micropython, "-X", "heapsize=2M", "tests/mp/core_count.py"],
+                       cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert p.returncode == 0, p.stdout + p.stderr
+    assert p.stdout.strip() == "t5 %s" % [T5_COUNTS[e] for e in range(1, 16)]

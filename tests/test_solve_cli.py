@@ -1,0 +1,96 @@
+"""`pegboard solve`: output formats, agreement with the core, and clear errors for bad input."""
+
+import json
+import subprocess
+import sys
+import xml.etree.ElementTree as ET
+
+import pytest
+
+from pegboard.cli import main
+from pegcore.geometry import Board, start_mask
+from pegcore.rules import popcount, validate_moves
+
+
+def run(capsys, *argv):
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_count_all_json_matches_reference(capsys):
+    code, out, _ = run(capsys, "solve", "--empty", "all", "--count", "--json")
+    assert code == 0
+    rows = [json.loads(line) for line in out.splitlines()]
+    assert [r["empty"] for r in rows] == list(range(1, 16))
+    assert sum(r["count"] for r in rows) == 438984
+    assert all(r["rows"] == 5 and r["finish"] is None for r in rows)
+
+
+def test_count_with_finish(capsys):
+    code, out, _ = run(capsys, "solve", "--empty", "1", "--finish", "13", "--count", "--json")
+    assert code == 0 and json.loads(out)["count"] == 16128
+
+
+def test_text_solution_replays(capsys):
+    code, out, _ = run(capsys, "solve", "--empty", "4")
+    assert code == 0
+    assert out.startswith("Solution from hole 4 (13 jumps)")
+    assert out.count(" over ") == 13
+    assert "●" in out and "○" in out
+
+
+def test_json_solution_is_valid(capsys):
+    code, out, _ = run(capsys, "solve", "--rows", "6", "--empty", "3", "--json")
+    sol = json.loads(out)
+    b = Board(6)
+    final, _ = validate_moves(b, start_mask(b, 3), sol["moves"])
+    assert code == 0 and popcount(final) == 1
+
+
+def test_min_moves(capsys):
+    code, out, _ = run(capsys, "solve", "--empty", "4", "--min-moves", "--json")
+    assert code == 0 and json.loads(out)["min_moves"] == 9
+
+
+def test_all_streams_every_solution(capsys):
+    code, out, _ = run(capsys, "solve", "--empty", "5", "--all", "--json")
+    lines = out.splitlines()
+    assert code == 0 and len(lines) == 1550 and len(set(lines)) == 1550
+    b = Board(5)
+    for line in lines[:50]:
+        final, _ = validate_moves(b, start_mask(b, 5), json.loads(line)["moves"])
+        assert popcount(final) == 1
+
+
+def test_svg_has_a_board_per_step(capsys, tmp_path):
+    path = tmp_path / "s.svg"
+    code, _, _ = run(capsys, "solve", "--empty", "1", "--svg", str(path))
+    root = ET.parse(path).getroot()
+    circles = [e for e in root.iter() if e.tag.endswith("circle")]
+    assert code == 0 and len(circles) == 14 * 15
+
+
+def test_unsolvable_board_exits_1(capsys):
+    code, _, err = run(capsys, "solve", "--rows", "4", "--empty", "1")
+    assert code == 1 and "no solution from hole 1" in err
+
+
+@pytest.mark.parametrize("argv,needle", [
+    (["--rows", "3"], "rows must be 4..8"),
+    (["--rows", "9"], "rows must be 4..8"),
+    (["--empty", "0"], "--empty must be a hole 1..15"),
+    (["--empty", "16"], "--empty must be a hole 1..15"),
+    (["--empty", "junk"], "--empty must be a hole"),
+    (["--finish", "16"], "--finish"),
+    (["--empty", "5", "--finish", "1"], "no solution from hole 5 finishing in 1"),
+    (["--rows", "x"], "invalid int value"),
+    (["--count", "--all"], "not allowed with"),
+    (["--empty", "all", "--svg", "x.svg"], "--svg draws one solution"),
+])
+def test_bad_input_exits_2_with_a_message(argv, needle):
+    # a real process: no traceback may reach the user
+    p = subprocess.run([sys.executable, "-m", "pegboard", "solve", *argv], capture_output=True, text=True)
+    assert p.returncode == 2
+    assert needle in p.stderr
+    assert "Traceback" not in p.stderr
