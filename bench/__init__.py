@@ -1,0 +1,1 @@
+"""Benchmarks: `python -m bench [module ...]` prints one JSON object of measured figures."""
