@@ -16,6 +16,7 @@ from pegboard import __version__
 COMMANDS = [
     "cmd_run",
     "cmd_solve",
+    "cmd_sim",
 ]
 
 

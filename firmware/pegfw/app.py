@@ -1,0 +1,527 @@
+"""The main loop: sensors -> game tracker -> events and lights; the hint button; the serial
+protocol; shows; NVM; watchdog. App takes plain objects (see hardware.Hardware) so tests and the
+simulator drive the very same code."""
+
+import sys
+
+from pegcore.advisor import Advisor
+from pegcore.geometry import Board
+from pegcore.rules import MoveError, has_move, holes_of, popcount, validate_moves
+from pegfw import VERSION, colors, shows
+from pegfw.clock import ticks_diff
+from pegfw.lights import Limiter, base_frame
+from pegfw.protocol import Link, ProtocolError, parse_request
+from pegfw.store import Store
+from pegfw.tracker import Tracker
+
+PROTOCOL = 1
+LONG_PRESS_MS = 800
+SETTLE_MS = 60          # quiet time after a keypad reset before trusting the picture
+FRAME_MS = 20           # animate at most every 20 ms
+TABLE_PATH = "/pegcore/t5_hints.bin"
+CAPABILITIES = ["hint", "solve", "demo", "guide", "watch", "selftest", "stats", "theme", "brightness"]
+
+
+def _load_table(board, path):
+    from pegcore import hinttable
+
+    for p in (path, path.lstrip("/")):
+        t = hinttable.load(board, p)
+        if t is not None:
+            return t
+    return None
+
+
+class App:
+    def __init__(self, hw, cfg, table_path=TABLE_PATH, runtime=None):
+        self.hw = hw
+        self.cfg = cfg
+        self.board = Board(cfg.rows)
+        self.tracker = Tracker(self.board)
+        self.link = Link(hw.serial)
+        self.limiter = Limiter(cfg.current_ma, cfg.brightness)
+        self.theme = cfg.theme
+        self.table = _load_table(self.board, table_path) if cfg.rows == 5 else None
+        self.advisor = Advisor(self.board, self.table)
+        self.store = Store(hw.nvm, cfg.rows)
+        self.runtime = runtime or sys.implementation.name
+        self.sensed = 0
+        self.settle_until = None
+        self.show = None          # the running show (hint, game over, demo, watch, selftest)
+        self.show_kind = None
+        self.guide = None         # remaining jumps of an uploaded solution being guided
+        self.guide_step = 0
+        self.press_at = None
+        self.press_swallowed = False
+        self.last_frame = None
+        self.next_frame = 0
+        self.selftest_until = None
+        self.overflows = 0
+        self.errors = 0
+        self.loops = 0
+        now = hw.ticks_ms()
+        self._rescan(now)
+
+    # -- sensors -----------------------------------------------------------------------------
+    def _rescan(self, now):
+        """Forget the event stream and re-read the whole board: keypad's reset() reports every
+        held key as pressed again; the picture is trusted once the stream is quiet."""
+        keys = self.hw.sensors
+        keys.events.clear()
+        keys.reset()
+        self.sensed = 0
+        self.settle_until = now + SETTLE_MS
+
+    def _poll_sensors(self, now):
+        keys = self.hw.sensors
+        ev = self.hw.event
+        changed = False
+        while keys.events.get_into(ev):
+            bit = 1 << ev.key_number
+            if ev.pressed:
+                self.sensed |= bit
+            else:
+                self.sensed &= ~bit
+            changed = True
+        if keys.events.overflowed:
+            self.overflows += 1
+            self.link.event("overflow", {"count": self.overflows})
+            self._rescan(now)
+            return
+        if self.settle_until is not None:
+            if changed:
+                self.settle_until = now + SETTLE_MS
+            elif ticks_diff(now, self.settle_until) >= 0:
+                self.settle_until = None
+                self._adopt_whole_board()
+            return
+        if changed:
+            self._events(self.tracker.sense(self.sensed))
+            if self.selftest_until is not None:
+                self.link.event("sensors", {"pegs": holes_of(self.sensed)})
+
+    def _adopt_whole_board(self):
+        t = self.tracker
+        if t.mode == "setup" and self.store.empty_start and not t.moves:
+            events = self._resume(self.store.empty_start, self.sensed)
+        else:
+            events = t.reset(self.sensed)
+        self._events(events)
+
+    def _resume(self, empty, mask):
+        """After power loss: the saved start and the pegs as sensed give the game back, with the
+        moves found by a bounded search from the start to this picture."""
+        b = self.board
+        start = b.full & ~(1 << (empty - 1))
+        path = _path(b, start, mask, 4000)
+        if path is None:
+            return self.tracker.reset(mask)
+        events = self.tracker.restore(empty, path, mask)
+        if self.tracker.empty_start == empty:
+            self.link.event("resumed", {"empty": empty, "moves": [b.move_of(j) for j in path]})
+        return events
+
+    # -- game events -------------------------------------------------------------------------
+    def _events(self, events):
+        b = self.board
+        now = self.hw.ticks_ms()
+        for e in events:
+            name = e[0]
+            if name in ("lift", "place"):
+                self.link.event(name, {"hole": e[1]})
+            elif name == "new_game":
+                self._stop_show()
+                self.guide = None
+                self.store.new_game(e[1])
+                self.link.event("new_game", {"empty": e[1]})
+            elif name == "move":
+                self.link.event("move", {"move": b.move_of(e[1]), "pegs_left": e[2]})
+                self._guide_check(e[1])
+                if self.show_kind == "hint":
+                    self._stop_show()
+            elif name == "undo":
+                self.link.event("undo", {"move": b.move_of(e[1])})
+                if self.guide is not None:
+                    self._guide_off("undo")
+            elif name == "illegal":
+                self.link.event("illegal", {"holes": e[1]})
+            elif name == "recovered":
+                self.link.event("recovered")
+            elif name == "game_over":
+                self.store.game_over(e[1])
+                self.link.event("game_over", {"pegs_left": e[1], "verdict": e[2]})
+                if self.show_kind not in ("demo", "watch"):
+                    self._start_show("over", shows.GameOverShow(b.holes, now, e[2]))
+
+    def _guide_check(self, jump):
+        if self.guide is None:
+            return
+        if self.guide and self.guide[0] == jump:
+            self.guide.pop(0)
+            self.guide_step += 1
+            self.link.event("guide_step", {"step": self.guide_step, "move": self.board.move_of(jump),
+                                           "remaining": len(self.guide)})
+            if not self.guide:
+                self._guide_off("done")
+        else:
+            self._guide_off("different_move")
+
+    def _guide_off(self, reason):
+        self.guide = None
+        self.link.event("guide_off", {"reason": reason})
+
+    # -- button ------------------------------------------------------------------------------
+    def _poll_button(self, now):
+        keys = self.hw.button
+        ev = self.hw.event
+        while keys.events.get_into(ev):
+            if ev.pressed:
+                self.press_at = now
+                self.press_swallowed = False
+                self.link.event("button", {"pressed": True})
+                if self.show_kind == "watch" and self.show.speed_ms == 0:
+                    self.show.step()
+                    self.press_swallowed = True
+                elif self.show_kind in ("demo", "watch", "selftest"):
+                    self._stop_show()  # any press stops a demonstration
+                    self.press_swallowed = True
+            elif self.press_at is not None:
+                held = ticks_diff(now, self.press_at)
+                self.press_at = None
+                self.link.event("button", {"pressed": False, "ms": held})
+                if self.press_swallowed:
+                    continue
+                if held >= LONG_PRESS_MS:
+                    self._start_demo(None, now)
+                else:
+                    self._hint(now)
+        if keys.events.overflowed:
+            keys.events.clear()
+
+    # -- actions -----------------------------------------------------------------------------
+    def _hint(self, now):
+        pos = self.tracker.position
+        j, ok, left = self.advisor.hint(pos)
+        move = self.board.move_of(j) if j >= 0 else None
+        self._start_show("hint", shows.HintShow(self.board, now, j, ok))
+        self.link.event("hint", {"move": move, "solvable": ok, "best_left": left})
+        return move, ok, left
+
+    def _start_demo(self, jumps, now):
+        pos = self.tracker.position
+        if jumps is None:
+            jumps = self.advisor.solution(pos)
+        self._start_show("demo", shows.DemoShow(self.board, now, pos, jumps))
+        return jumps
+
+    def _start_show(self, kind, show):
+        self.show = show
+        self.show_kind = kind
+        self.last_frame = None
+
+    def _stop_show(self):
+        if self.show_kind == "demo":
+            self.link.event("demo_done", {"stopped": True})
+        if self.show_kind == "selftest":
+            self.selftest_until = None
+        self.show = None
+        self.show_kind = None
+        self.last_frame = None
+
+    # -- lights ------------------------------------------------------------------------------
+    def _frame(self, now):
+        base = base_frame(self.board, self.tracker, self.theme)
+        if self.guide and self.tracker.mode == "play" and self.tracker.sensed == self.tracker.position:
+            j = self.guide[0]
+            base[self.board.jump_from[j]] = colors.HINT_FROM
+            base[self.board.jump_over[j]] = colors.HINT_OVER
+            base[self.board.jump_to[j]] = colors.HINT_TO
+        if self.show is None:
+            return base
+        frame = self.show.frame(now, base)
+        if self.show_kind == "demo":
+            for k in self.show.take_steps():
+                self.link.event("demo_step", {"step": k + 1, "move": self.board.move_of(self.show.jumps[k])})
+        if frame is None:
+            if self.show_kind == "demo":
+                self.link.event("demo_done", {"stopped": False})
+            if self.show_kind == "selftest":
+                self.selftest_until = None
+            self.show = None
+            self.show_kind = None
+            return base
+        return frame
+
+    def _draw(self, now):
+        if self.show is None and self.last_frame is not None and ticks_diff(now, self.next_frame) < 0:
+            return
+        frame = self.limiter.limit(self._frame(now))
+        self.next_frame = now + FRAME_MS
+        if frame != self.last_frame:
+            self.hw.show(frame)
+            self.last_frame = frame
+
+    # -- the loop ----------------------------------------------------------------------------
+    def step(self):
+        """One pass of the main loop: never waits for anything."""
+        now = self.hw.ticks_ms()
+        self._poll_sensors(now)
+        self._poll_button(now)
+        for line in self.link.read_lines():
+            self._request(line, now)
+        if self.selftest_until is not None and ticks_diff(now, self.selftest_until) >= 0:
+            self.selftest_until = None
+        self._draw(now)
+        self.link.flush()
+        self.hw.feed()
+        self.loops += 1
+
+    def run(self):
+        while True:
+            try:
+                self.step()
+            except MemoryError:
+                import gc
+
+                gc.collect()
+                self.errors += 1
+            except Exception as e:  # keep the board alive; the host hears about it
+                self.errors += 1
+                print("pegboard: loop error:", repr(e))
+                self.link.event("error", {"message": repr(e)[:120], "count": self.errors})
+
+    # -- protocol ----------------------------------------------------------------------------
+    def _request(self, line, now):
+        link = self.link
+        if line is None:
+            link.error(None, "line_too_long", "requests are at most 512 bytes; the line was discarded")
+            return
+        if not line.strip():
+            return  # a blank line (a human pressing Enter) asks nothing
+        try:
+            rid, cmd, req = parse_request(line)
+        except ProtocolError as e:
+            link.error(e.rid, e.code, e.message)
+            return
+        handler = getattr(self, "cmd_" + cmd, None) if cmd.isalpha() or "_" in cmd else None
+        if handler is None:
+            link.error(rid, "unknown_cmd", "unknown command %r" % cmd[:40])
+            return
+        try:
+            fields = handler(req, now)
+        except ProtocolError as e:
+            link.error(rid, e.code, e.message, getattr(e, "extra", None))
+            return
+        link.reply(rid, fields or {})
+
+    def _mode(self):
+        if self.show_kind in ("demo", "watch"):
+            return "demo"
+        if self.guide is not None:
+            return "guide"
+        return self.tracker.mode
+
+    def cmd_info(self, req, now):
+        return {"firmware": VERSION, "protocol": PROTOCOL, "rows": self.board.rows, "holes": self.board.holes,
+                "runtime": self.runtime, "capabilities": CAPABILITIES, "hint_table": self.table is not None,
+                "sensors": self.cfg.sensors, "current_ma": self.limiter.budget_ma}
+
+    def cmd_state(self, req, now):
+        t = self.tracker
+        pos = t.position
+        return {"pegs": holes_of(t.sensed), "position": holes_of(pos), "empty_start": t.empty_start,
+                "mode": self._mode(), "moves": [self.board.move_of(j) for j in t.moves],
+                "solvable": self.advisor.hint(pos)[1] if t.mode != "setup" else None,
+                "lifted": t.lifted, "landing": holes_of(t.landing), "illegal": holes_of(t.bad),
+                "lights": [list(c) for c in (self.last_frame or [])], "ma": self.limiter.last_ma,
+                "brightness": self.limiter.brightness, "theme": self.theme,
+                "seq": self.link.seq, "dropped": self.link.dropped}
+
+    def cmd_hint(self, req, now):
+        move, ok, left = self._hint(now)
+        return {"move": move, "solvable": ok, "best_left": left}
+
+    def _finish_arg(self, req):
+        f = req.get("finish")
+        if f is None:
+            return None
+        if isinstance(f, bool) or not isinstance(f, int) or f < 1 or f > self.board.holes:
+            raise ProtocolError("bad_args", "finish must be a hole 1..%d" % self.board.holes)
+        return f
+
+    def cmd_solve(self, req, now):
+        finish = self._finish_arg(req)
+        pos = self.tracker.position
+        if finish is None:
+            jumps = self.advisor.solution(pos)
+            ok = popcount(pos) == 1 or (jumps and popcount(_after(self.board, pos, jumps)) == 1)
+        else:
+            from pegcore.solver import Solver
+
+            jumps = Solver(self.board, finish).solution(pos)
+            ok = jumps is not None
+        if not ok:
+            raise ProtocolError("not_solvable", "no solution from this position%s"
+                                % ("" if finish is None else " finishing in %d" % finish))
+        return {"moves": [self.board.move_of(j) for j in jumps]}
+
+    def _moves_arg(self, req, required):
+        moves = req.get("moves")
+        if moves is None:
+            if required:
+                raise ProtocolError("bad_args", "moves is required: a list of [from, over, to]")
+            return None
+        if not isinstance(moves, list) or len(moves) > 64:
+            raise ProtocolError("bad_args", "moves must be a list of at most 64 [from, over, to] moves")
+        try:
+            _final, jumps = validate_moves(self.board, self.tracker.position, moves)
+        except MoveError as e:
+            err = ProtocolError("illegal_move", "step %d: %s" % (e.step, e.why))
+            err.extra = {"step": e.step}
+            raise err
+        return jumps
+
+    def _not_busy(self):
+        if self.show_kind in ("demo", "watch", "selftest") or self.guide is not None:
+            raise ProtocolError("busy", "a %s is running: send stop first" % (self.show_kind or "guide"))
+        if self.tracker.mode in ("illegal", "setup"):
+            raise ProtocolError("busy", "the board is in %s mode: set the pegs right first" % self.tracker.mode)
+
+    def cmd_demo(self, req, now):
+        jumps = self._moves_arg(req, False)
+        self._not_busy()
+        jumps = self._start_demo(jumps, now)
+        return {"moves": [self.board.move_of(j) for j in jumps]}
+
+    def cmd_guide(self, req, now):
+        jumps = self._moves_arg(req, True)
+        self._not_busy()
+        if not jumps:
+            raise ProtocolError("bad_args", "moves must not be empty")
+        self.guide = jumps
+        self.guide_step = 0
+        self.last_frame = None
+        return {"steps": len(jumps)}
+
+    def cmd_watch(self, req, now):
+        if self.show_kind == "watch" and req.get("step") is True and self.show.speed_ms == 0:
+            self.show.step()
+            return {"step": self.show.count + 1}
+        speed = req.get("speed", 150)
+        if req.get("step") is True:
+            speed = 0
+        if isinstance(speed, bool) or not isinstance(speed, int) or speed < 0 or speed > 10000:
+            raise ProtocolError("bad_args", "speed must be 0..10000 ms per step")
+        self._not_busy()
+        self._start_show("watch", shows.SolverShow(self.board, now, self.tracker.position, speed))
+        return {"speed": speed}
+
+    def cmd_stop(self, req, now):
+        was = self.show_kind or ("guide" if self.guide is not None else None)
+        if self.guide is not None:
+            self._guide_off("stopped")
+        self._stop_show()
+        return {"stopped": was}
+
+    def cmd_brightness(self, req, now):
+        v = req.get("value")
+        if v is not None:
+            if isinstance(v, bool) or not isinstance(v, int) or v < 1 or v > 100:
+                raise ProtocolError("bad_args", "value must be a percentage 1..100")
+            self.limiter.brightness = v
+            self.last_frame = None
+        return {"value": self.limiter.brightness}
+
+    def cmd_theme(self, req, now):
+        v = req.get("name")
+        if v is not None:
+            if v not in ("plain", "wooden"):
+                raise ProtocolError("bad_args", "name must be plain or wooden")
+            self.theme = v
+            self.last_frame = None
+        return {"name": self.theme}
+
+    def cmd_stats(self, req, now):
+        return self.store.as_dict()
+
+    def cmd_selftest(self, req, now):
+        secs = req.get("seconds", 10)
+        if isinstance(secs, bool) or not isinstance(secs, int) or secs < 1 or secs > 300:
+            raise ProtocolError("bad_args", "seconds must be 1..300")
+        if self.show_kind in ("demo", "watch"):
+            raise ProtocolError("busy", "a %s is running: send stop first" % self.show_kind)
+        self._start_show("selftest", shows.ChaseShow(self.board.holes, now))
+        self.selftest_until = now + secs * 1000
+        return {"seconds": secs, "pegs": holes_of(self.sensed), "pixels": self.board.holes}
+
+
+def _after(board, mask, jumps):
+    for j in jumps:
+        mask ^= board.flip[j]
+    return mask
+
+
+def _path(board, start, target, budget):
+    """Jumps from start to target (bounded depth-first search), or None."""
+    if start == target:
+        return []
+    goal = popcount(target)
+    if popcount(start) < goal:
+        return None
+    stack = [(start, 0)]
+    path = []
+    seen = set()
+    need, land, flip = board.need, board.land, board.flip
+    while stack and budget > 0:
+        m, j = stack[-1]
+        while j < len(need):
+            if m & need[j] == need[j] and not m & land[j]:
+                break
+            j += 1
+        if j >= len(need):
+            stack.pop()
+            if path:
+                path.pop()
+            continue
+        stack[-1] = (m, j + 1)
+        c = m ^ flip[j]
+        if c == target:
+            return path + [j]
+        if c in seen or popcount(c) <= goal:
+            continue
+        seen.add(c)
+        budget -= 1
+        path.append(j)
+        stack.append((c, 0))
+    return None
+
+
+def main():
+    """code.py's entry: build the hardware from settings.toml and run; a bad setting gives a
+    console message and a blink code instead of a crash loop."""
+    from pegfw import config, hardware
+
+    try:
+        cfg = hardware.settings()
+        hw = hardware.Hardware(cfg)
+    except config.ConfigError as e:
+        print("pegboard: " + e.message)
+        _blink_forever(hardware, e.code)
+        return
+    app = App(hw, cfg)
+    print("pegboard %s ready: %d holes, hint table %s" % (VERSION, app.board.holes, "loaded" if app.table else "absent"))
+    app.run()
+
+
+def _blink_forever(hardware, code):
+    px = hardware.error_pixels()
+    start = hardware.ticks_ms()
+    show = shows.ErrorBlink(15, code, start)
+    last = None
+    while True:
+        frame = show.frame(hardware.ticks_ms(), None)
+        if px is not None and frame != last:
+            for i in range(len(frame)):
+                px[i] = frame[i]
+            px.show()
+            last = frame

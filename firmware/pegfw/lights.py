@@ -1,0 +1,68 @@
+"""The steady picture of the board and the current limiter every frame passes through."""
+
+from pegfw import colors
+
+MA_PER_CHANNEL = 20  # WS2812B: ~20 mA per colour channel at full scale
+
+
+def estimate_ma(frame, ma_per_channel=MA_PER_CHANNEL):
+    total = 0
+    for r, g, b in frame:
+        total += r + g + b
+    return total * ma_per_channel // 255
+
+
+class Limiter:
+    """Applies brightness (percent) and scales any frame down so its estimated LED current never
+    exceeds the budget. Integer maths only."""
+
+    def __init__(self, budget_ma, brightness=100, ma_per_channel=MA_PER_CHANNEL):
+        self.budget_ma = budget_ma
+        self.brightness = brightness
+        self.ma_per_channel = ma_per_channel
+        self.last_ma = 0
+
+    def limit(self, frame):
+        pct = self.brightness
+        out = []
+        total = 0
+        for r, g, b in frame:
+            r, g, b = r * pct // 100, g * pct // 100, b * pct // 100
+            out.append((r, g, b))
+            total += r + g + b
+        # channel-sum allowed by the budget (floor: stay under, never over)
+        allowed = self.budget_ma * 255 // self.ma_per_channel
+        if total > allowed:
+            for i in range(len(out)):
+                r, g, b = out[i]
+                out[i] = (r * allowed // total, g * allowed // total, b * allowed // total)
+        self.last_ma = estimate_ma(out, self.ma_per_channel)
+        return out
+
+
+def peg_color(hole, theme):
+    if theme == "wooden":
+        return colors.WOODEN[(hole - 1) % 3]
+    return colors.PEG
+
+
+def base_frame(board, tracker, theme="plain"):
+    """Pegs and holes as sensed, with the lifted peg's landing holes, the peg still to pull out,
+    and illegal placements in red."""
+    s = tracker.sensed
+    setup = tracker.mode == "setup"
+    frame = []
+    for i in range(board.holes):
+        bit = 1 << i
+        if tracker.bad & bit:
+            c = colors.ERROR
+        elif tracker.pending & bit:
+            c = colors.PENDING
+        elif tracker.landing & bit:
+            c = colors.LANDING
+        elif s & bit:
+            c = colors.SETUP if setup else peg_color(i + 1, theme)
+        else:
+            c = colors.EMPTY
+        frame.append(c)
+    return frame

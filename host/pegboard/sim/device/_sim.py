@@ -1,0 +1,115 @@
+# The simulated chip's side of the link to the simulator process (runs under CPython and the
+# MicroPython VM). Messages are JSON lines: parent -> child on stdin; child -> parent on stdout,
+# each prefixed by "\x1e" so the firmware's own print() output (the console) stays separate.
+import sys
+import json
+import binascii
+
+try:
+    import select
+    _poll = select.poll()
+    _poll.register(sys.stdin, select.POLLIN)
+except (ImportError, AttributeError):
+    _poll = None
+
+try:
+    import os
+    _read_fd = os.read  # CPython: raw non-blocking reads of fd 0
+except AttributeError:
+    _read_fd = None
+
+try:
+    from time import ticks_ms as _ms  # MicroPython
+except ImportError:
+    import time
+
+    def _ms():
+        return int(time.monotonic() * 1000)
+
+BUTTON_PIN = os.getenv("PEGBOARD_BUTTON_PIN")
+sensors = 0        # bit i set = sensor i "pressed" (a peg in hole i+1) as the pins read it
+button = 0         # 1 = hint button pressed
+rx = bytearray()   # bytes from the host, waiting in the data port
+connected = True
+tx_full = False
+nvm = bytearray(4096)
+pixels_sent = 0
+_inbuf = b""
+_handlers = []
+_pings = []
+
+
+def hexs(data):
+    return binascii.hexlify(data).decode()
+
+
+def unhex(text):
+    return binascii.unhexlify(text)
+
+
+def now_ms():
+    return _ms()
+
+
+def send(obj):
+    sys.stdout.write("\x1e" + json.dumps(obj) + "\n")
+    try:
+        sys.stdout.flush()
+    except AttributeError:
+        pass
+
+
+def _lines():
+    global _inbuf
+    out = []
+    if _read_fd is not None:
+        while _poll.poll(0):
+            chunk = _read_fd(0, 65536)
+            if not chunk:
+                sys.exit(0)  # the simulator went away
+            _inbuf += chunk
+        while b"\n" in _inbuf:
+            line, _inbuf = _inbuf.split(b"\n", 1)
+            out.append(line)
+        return out
+    while _poll.poll(0):
+        line = sys.stdin.readline()
+        if not line:
+            sys.exit(0)
+        out.append(line)
+    return out
+
+
+def pump():
+    """Apply what the simulator sent: sensor levels, button, host bytes, link state."""
+    global sensors, button, connected, tx_full
+    for line in _lines():
+        msg = json.loads(line)
+        t = msg["t"]
+        if t == "pins":
+            sensors = msg["s"]
+            button = msg["b"]
+        elif t == "rx":
+            rx.extend(unhex(msg["d"]))
+        elif t == "link":
+            connected = msg["up"]
+            if not connected:
+                rx[:] = b""
+        elif t == "txfull":
+            tx_full = msg["v"]
+        elif t == "nvm":
+            data = unhex(msg["d"])
+            nvm[0:len(data)] = data
+        elif t == "ping":
+            _pings.append(msg["n"])
+        elif t == "hang":
+            while True:  # a stuck firmware: only the watchdog gets us out
+                pass
+
+
+def idle(scanned_at):
+    """Called by the keypad fake when its queue is empty: answers pending pings so the control
+    port's wait_idle knows every sensor change so far has been consumed."""
+    if _pings:
+        n = _pings.pop(0)
+        send({"t": "pong", "n": n, "at": scanned_at})

@@ -1,0 +1,32 @@
+# Runs the firmware as the chip would: boot.py, then code.py, with the fakes first on sys.path.
+# argv: FAKES_DIR FIRMWARE_DIR LIB_DIR. Settings come as environment variables (os.getenv).
+import sys
+
+fakes, firmware, lib = sys.argv[1], sys.argv[2], sys.argv[3]
+sys.path[:0] = [fakes, firmware, lib, firmware + "/lib"]
+try:
+    import os
+    os.chdir(firmware)
+except (AttributeError, OSError):
+    pass
+
+import _sim  # noqa: E402
+
+_sim.pump()  # take the nvm contents and the initial pins before anything runs
+_sim.send({"t": "up", "runtime": sys.implementation.name})
+import usb_cdc  # noqa: E402
+
+
+def _run(name):
+    with open(name) as f:
+        src = f.read()
+    exec(compile(src, name, "exec"), {"__name__": "__main__"})
+
+
+try:
+    _run("boot.py")
+except OSError:
+    pass
+usb_cdc._boot_done()
+_run("code.py")
+_sim.send({"t": "done"})

@@ -1,0 +1,118 @@
+# Fake `keypad` with the real semantics: scanning every `interval` independent of the Python
+# loop's pace (caught up whenever Python looks), a bounded event queue with an overflow flag,
+# and reset() reporting held keys as pressed again.
+import _sim
+from supervisor import ticks_ms
+
+
+class Event:
+    def __init__(self, key_number=0, pressed=True, timestamp=0):
+        self.key_number = key_number
+        self.pressed = pressed
+        self.released = not pressed
+        self.timestamp = timestamp
+
+    def __eq__(self, other):
+        return self.key_number == other.key_number and self.pressed == other.pressed
+
+    def __repr__(self):
+        return "<Event: key_number %d %s>" % (self.key_number, "pressed" if self.pressed else "released")
+
+
+class EventQueue:
+    def __init__(self, keys, max_events):
+        self._keys = keys
+        self._q = []
+        self._max = max_events
+        self.overflowed = False
+
+    def _put(self, key, pressed, ts):
+        if len(self._q) >= self._max:
+            self.overflowed = True  # dropped, like the real queue
+            return
+        self._q.append((key, pressed, ts))
+
+    def get(self):
+        self._keys._scan()
+        if not self._q:
+            _sim.idle(self._keys._last_scan)
+            return None
+        k, p, ts = self._q.pop(0)
+        return Event(k, p, ts)
+
+    def get_into(self, event):
+        self._keys._scan()
+        if not self._q:
+            _sim.idle(self._keys._last_scan)
+            return False
+        k, p, ts = self._q.pop(0)
+        event.key_number, event.pressed, event.released, event.timestamp = k, p, not p, ts
+        return True
+
+    def clear(self):
+        self._q = []
+        self.overflowed = False
+
+    def __len__(self):
+        self._keys._scan()
+        return len(self._q)
+
+    def __bool__(self):
+        return len(self) > 0
+
+
+class _Keys:
+    def __init__(self, count, source, value_when_pressed, interval, max_events):
+        self.key_count = count
+        self._source = source  # "sensors" or "button"
+        self._interval = max(1, int(interval * 1000))
+        self._reported = 0
+        self._last_scan = ticks_ms()
+        self.events = EventQueue(self, max_events)
+        # the fake pins read pegs directly as "pressed", whatever the polarity wiring is
+        self.value_when_pressed = value_when_pressed
+
+    def _raw(self):
+        _sim.pump()
+        return (_sim.sensors if self._source == "sensors" else _sim.button) & ((1 << self.key_count) - 1)
+
+    def _scan(self):
+        now = ticks_ms()
+        elapsed = (now - self._last_scan) & ((1 << 29) - 1)
+        if elapsed < self._interval:
+            return
+        self._last_scan = now
+        raw = self._raw()
+        changed = raw ^ self._reported
+        k = 0
+        while changed:
+            if changed & 1:
+                self.events._put(k, bool(raw >> k & 1), now)
+            changed >>= 1
+            k += 1
+        self._reported = raw
+
+    def reset(self):
+        self._reported = 0  # every held key reports pressed at the next scan
+        self._last_scan = (ticks_ms() - self._interval) & ((1 << 29) - 1)
+
+    def deinit(self):
+        pass
+
+
+class Keys(_Keys):
+    def __init__(self, pins, *, value_when_pressed, pull=True, interval=0.02, max_events=64,
+                 debounce_threshold=1):
+        src = "button" if len(pins) == 1 and _sim.BUTTON_PIN == pins[0].name else "sensors"
+        _Keys.__init__(self, len(pins), src, value_when_pressed, interval, max_events)
+
+
+class ShiftRegisterKeys(_Keys):
+    def __init__(self, *, clock, data, latch, key_count, value_when_pressed, value_to_latch=True,
+                 interval=0.02, max_events=64, debounce_threshold=1):
+        _Keys.__init__(self, key_count, "sensors", value_when_pressed, interval, max_events)
+
+
+class KeyMatrix(_Keys):
+    def __init__(self, row_pins, column_pins, columns_to_anodes=True, interval=0.02, max_events=64):
+        _Keys.__init__(self, len(row_pins) * len(column_pins), "sensors", True, interval, max_events)
