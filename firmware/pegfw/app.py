@@ -207,8 +207,8 @@ class App:
         self.link.event("hint", {"move": move, "solvable": ok, "best_left": left})
         return move, ok, left
 
-    def _start_demo(self, jumps, now):
-        pos = self.tracker.position
+    def _start_demo(self, jumps, now, start=None):
+        pos = self.tracker.position if start is None else start
         if jumps is None:
             jumps = self.advisor.solution(pos)
         self._start_show("demo", shows.DemoShow(self.board, now, pos, jumps))
@@ -365,7 +365,7 @@ class App:
                                 % ("" if finish is None else " finishing in %d" % finish))
         return {"moves": [self.board.move_of(j) for j in jumps]}
 
-    def _moves_arg(self, req, required):
+    def _moves_arg(self, req, required, start=None):
         moves = req.get("moves")
         if moves is None:
             if required:
@@ -374,7 +374,8 @@ class App:
         if not isinstance(moves, list) or len(moves) > 64:
             raise ProtocolError("bad_args", "moves must be a list of at most 64 [from, over, to] moves")
         try:
-            _final, jumps = validate_moves(self.board, self.tracker.position, moves)
+            pos = self.tracker.position if start is None else start
+            _final, jumps = validate_moves(self.board, pos, moves)
         except MoveError as e:
             err = ProtocolError("illegal_move", "step %d: %s" % (e.step, e.why))
             err.extra = {"step": e.step}
@@ -388,9 +389,15 @@ class App:
             raise ProtocolError("busy", "the board is in %s mode: set the pegs right first" % self.tracker.mode)
 
     def cmd_demo(self, req, now):
-        jumps = self._moves_arg(req, False)
+        empty = req.get("empty")
+        start = None
+        if empty is not None:
+            if isinstance(empty, bool) or not isinstance(empty, int) or empty < 1 or empty > self.board.holes:
+                raise ProtocolError("bad_args", "empty must be a hole 1..%d" % self.board.holes)
+            start = self.board.full & ~(1 << (empty - 1))
+        jumps = self._moves_arg(req, False, start)
         self._not_busy()
-        jumps = self._start_demo(jumps, now)
+        jumps = self._start_demo(jumps, now, start)
         return {"moves": [self.board.move_of(j) for j in jumps]}
 
     def cmd_guide(self, req, now):

@@ -14,9 +14,13 @@ from pegboard import __version__
 
 # Command modules, in the order `pegboard --help` lists them.
 COMMANDS = [
-    "cmd_run",
+    "cmd_ui",       # run, mirror, play
+    "cmd_board",    # ports, state, hint, stop, selftest
+    "cmd_show",     # demo, guide, watch
+    "cmd_monitor",
     "cmd_solve",
     "cmd_sim",
+    "cmd_deploy",
 ]
 
 
@@ -50,6 +54,13 @@ def main(argv: list[str] | None = None) -> int:
     except UsageError as e:
         print("pegboard: error: %s" % e, file=sys.stderr)
         return 2
+    except Exception as e:
+        from pegboard.client import BoardError
+
+        if isinstance(e, BoardError):  # the board said no, or went quiet: not a crash
+            print("pegboard: %s" % e, file=sys.stderr)
+            return 1
+        raise
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:

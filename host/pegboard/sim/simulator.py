@@ -106,7 +106,7 @@ class Simulator:
         self._child_buf = b""
         self._ctl_buf = b""
         self._timers: list[tuple[float, Any]] = []
-        self._pings: dict[int, tuple[Any, float]] = {}
+        self._pings: dict[int, tuple[Any, float, bool]] = {}
         self._ping_n = 0
         self._stop = threading.Event()
         self._lock = threading.Lock()
@@ -267,7 +267,13 @@ class Simulator:
             self._timers.append((time.monotonic(), ("reset", False)))
         elif t == "pong":
             waiter = self._pings.pop(msg["n"], None)
-            if waiter:
+            if waiter and waiter[2]:
+                # idle once: ask again after the firmware's settle time, so a whole-board re-read
+                # (SETTLE_MS after the last change) has been adopted too
+                self._ping_n += 1
+                self._pings[self._ping_n] = (waiter[0], waiter[1], False)
+                self._timers.append((time.monotonic() + 0.08, ("ping", self._ping_n)))
+            elif waiter:
                 self._ctl_reply(waiter[0], {"idle": True})
 
     def _pixels(self, buf: bytes) -> None:
@@ -499,7 +505,7 @@ class Simulator:
         self._ping_n += 1
         # give the keypad a scan interval to see the latest pins first
         self._timers.append((time.monotonic() + 0.045, ("ping", self._ping_n)))
-        self._pings[self._ping_n] = (rid, time.monotonic() + 10)
+        self._pings[self._ping_n] = (rid, time.monotonic() + 10, True)
         return None
 
     # -- the loop ----------------------------------------------------------------------------
@@ -552,7 +558,7 @@ class Simulator:
                 self._power_cycle(watchdog=True)
             elif self.child is None and self._wd_timeout:
                 pass
-            for n, (prid, deadline) in list(self._pings.items()):
+            for n, (prid, deadline, _again) in list(self._pings.items()):
                 if now > deadline:
                     del self._pings[n]
                     self._ctl_error(prid, "timeout", "the firmware did not go idle")

@@ -1,0 +1,98 @@
+"""Small board commands: `ports`, `state`, `hint`, `stop`, `selftest`."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+
+from pegboard.boardargs import add_port, connect, describe_state, fail
+from pegboard.client import BoardError
+from pegboard.render import move_text
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("ports", help="list the CircuitPython serial ports found")
+    p.set_defaults(func=ports)
+    p = sub.add_parser("state", help="show the board's pegs, mode and moves")
+    add_port(p)
+    p.set_defaults(func=state)
+    p = sub.add_parser("hint", help="ask the board for the best move (it lights it too)")
+    add_port(p)
+    p.set_defaults(func=hint)
+    p = sub.add_parser("stop", help="stop a demonstration, guide or show on the board")
+    add_port(p)
+    p.set_defaults(func=stop)
+    p = sub.add_parser("selftest", help="LED chase and a live sensor readout (bring-up)")
+    add_port(p)
+    p.add_argument("--seconds", type=int, default=10, help="how long to show sensor changes (1..300)")
+    p.set_defaults(func=selftest)
+
+
+def ports(args: argparse.Namespace) -> int:
+    from pegboard.ports import candidates
+
+    found = candidates()
+    if not found:
+        print("no CircuitPython boards found (try `pegboard sim` for the simulated one)")
+        return 1
+    for c in found:
+        print("%-20s %-6s %s" % (c.device, "data" if c.data_port else "", c.description))
+    return 0
+
+
+def state(args: argparse.Namespace) -> int:
+    with connect(args) as b:
+        try:
+            st = b.request("state")
+        except BoardError as e:
+            return fail(e)
+    print(json.dumps(st) if args.json else describe_state(st))
+    return 0
+
+
+def hint(args: argparse.Namespace) -> int:
+    with connect(args) as b:
+        try:
+            h = b.request("hint")
+        except BoardError as e:
+            return fail(e)
+    if args.json:
+        print(json.dumps(h))
+    elif h["move"] is None:
+        print("no move left: %d pegs" % h["best_left"])
+    elif h["solvable"]:
+        print("hint: %s (one peg left is still possible)" % move_text(h["move"]))
+    else:
+        print("lost: one peg is out of reach; best is %d pegs left. Try %s" % (h["best_left"], move_text(h["move"])))
+    return 0
+
+
+def stop(args: argparse.Namespace) -> int:
+    with connect(args) as b:
+        try:
+            r = b.request("stop")
+        except BoardError as e:
+            return fail(e)
+    print(json.dumps(r) if args.json else "stopped %s" % (r.get("stopped") or "nothing"))
+    return 0
+
+
+def selftest(args: argparse.Namespace) -> int:
+    if not 1 <= args.seconds <= 300:
+        from pegboard.cli import UsageError
+
+        raise UsageError("--seconds must be 1..300")
+    with connect(args) as b:
+        try:
+            r = b.request("selftest", seconds=args.seconds)
+        except BoardError as e:
+            return fail(e)
+        print("LED chase running on %d pixels; pegs now: %s" % (r["pixels"], r["pegs"] or "none"))
+        print("lift and place pegs: each sensor change is shown for %d s" % args.seconds)
+        end = time.monotonic() + args.seconds
+        while time.monotonic() < end:
+            for e in b.poll(0.2):
+                if e.get("event") in ("lift", "place"):
+                    print("  %s %d" % (e["event"], e["hole"]), flush=True)
+    return 0

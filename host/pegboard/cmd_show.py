@@ -1,0 +1,116 @@
+"""Commands that run something on the board and follow it: `demo`, `guide`, `watch`."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from typing import Any
+
+from pegboard.boardargs import add_port, connect, fail
+from pegboard.cli import UsageError
+from pegboard.client import BoardError
+from pegboard.render import move_text
+from pegboard.solution_file import SolutionError, load_solution
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("demo", help="let the board demonstrate a solution on its LEDs",
+                       description="Plays a solution on the board's LEDs: from FILE (from the file's start), "
+                                   "or the board's own best line from where the pegs stand.")
+    add_port(p)
+    p.add_argument("file", nargs="?", help="solution file {\"rows\":5,\"empty\":4,\"moves\":[[4,2,1],...]}")
+    p.add_argument("--from-solver", action="store_true", help="the board's own solution (the default without FILE)")
+    p.set_defaults(func=demo)
+    p = sub.add_parser("guide", help="guide a player through a solution file, move by move",
+                       description="Uploads FILE; the board lights each move in turn and waits for the player "
+                                   "to make it with real pegs. A different move ends the guidance.")
+    add_port(p)
+    p.add_argument("file", help="solution file")
+    p.set_defaults(func=guide)
+    p = sub.add_parser("watch", help="watch the solver search on the board's LEDs")
+    add_port(p)
+    p.add_argument("--speed", type=int, default=150, help="ms per step (default 150)")
+    p.add_argument("--step", action="store_true", help="single-step: each button press (or Enter) is one step")
+    p.set_defaults(func=watch)
+
+
+def _print(args: argparse.Namespace, e: dict[str, Any], text: str) -> None:
+    print(json.dumps(e) if args.json else text, flush=True)
+
+
+def demo(args: argparse.Namespace) -> int:
+    req: dict[str, Any] = {}
+    if args.file:
+        if args.from_solver:
+            raise UsageError("give a FILE or --from-solver, not both")
+        try:
+            sol = load_solution(args.file)
+        except SolutionError as e:
+            raise UsageError(str(e)) from None
+        req = {"empty": sol["empty"], "moves": sol["moves"]}
+    with connect(args) as b:
+        try:
+            r = b.request("demo", **req)
+        except BoardError as e:
+            return fail(e)
+        n = len(r["moves"])
+        if not args.json:
+            print("the board is demonstrating %d moves (press its button to stop)" % n)
+        for e in b.events(timeout=None):
+            if e.get("event") == "demo_step":
+                _print(args, e, "%2d/%d  %s" % (e["step"], n, move_text(e["move"])))
+            elif e.get("event") == "demo_done":
+                _print(args, e, "stopped" if e.get("stopped") else "done")
+                return 0
+    return 0
+
+
+def guide(args: argparse.Namespace) -> int:
+    try:
+        sol = load_solution(args.file)
+    except SolutionError as e:
+        raise UsageError(str(e)) from None
+    with connect(args) as b:
+        st = b.request("state")
+        if st["empty_start"] != sol["empty"] or st["moves"]:
+            print("set up the board: fill every hole but %d (waiting...)" % sol["empty"], flush=True)
+            while True:
+                e = b.wait_for("new_game", timeout=3600)
+                if e["empty"] == sol["empty"]:
+                    break
+        try:
+            b.request("guide", moves=sol["moves"])
+        except BoardError as e:
+            return fail(e)
+        print("make the lit move: blue peg over pink into green (%d moves)" % len(sol["moves"]), flush=True)
+        for e in b.events(timeout=None):
+            if e.get("event") == "guide_step":
+                _print(args, e, "%2d. %s  ✓" % (e["step"], move_text(e["move"])))
+            elif e.get("event") == "guide_off":
+                _print(args, e, {"done": "solution complete", "different_move": "a different move: guidance off",
+                                 "undo": "undo: guidance off", "stopped": "stopped"}.get(e["reason"], e["reason"]))
+                return 0 if e["reason"] == "done" else 1
+    return 0
+
+
+def watch(args: argparse.Namespace) -> int:
+    with connect(args) as b:
+        try:
+            b.request("watch", **({"step": True} if args.step else {"speed": args.speed}))
+        except BoardError as e:
+            return fail(e)
+        if args.step:
+            print("single-step: press Enter for each step, Ctrl-C to stop")
+            try:
+                while True:
+                    input()
+                    print(b.request("watch", step=True))
+            except (EOFError, KeyboardInterrupt):
+                b.request("stop")
+        else:
+            print("the board is showing the search; Ctrl-C stops it")
+            try:
+                b.wait_for("never", timeout=1e9)
+            except KeyboardInterrupt:
+                b.request("stop")
+    return 0

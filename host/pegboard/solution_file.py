@@ -1,0 +1,55 @@
+"""Solution files: {"rows": 5, "empty": 4, "moves": [[4, 2, 1], ...]}, checked completely."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from pegcore.geometry import Board, start_mask
+from pegcore.rules import MoveError, validate_moves
+
+
+class SolutionError(ValueError):
+    pass
+
+
+def load_solution(path: str | Path) -> dict[str, Any]:
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except OSError as e:
+        raise SolutionError("cannot read %s: %s" % (path, e.strerror or e)) from None
+    except UnicodeDecodeError:
+        raise SolutionError("%s is not UTF-8 text" % path) from None
+    try:
+        sol = json.loads(text)
+    except ValueError as e:
+        raise SolutionError("%s is not JSON: %s" % (path, e)) from None
+    return check_solution(sol, str(path))
+
+
+def check_solution(sol: Any, where: str = "solution") -> dict[str, Any]:
+    if not isinstance(sol, dict):
+        raise SolutionError("%s: expected an object with rows, empty and moves" % where)
+    rows = sol.get("rows", 5)
+    try:
+        board = Board(rows)
+    except ValueError as e:
+        raise SolutionError("%s: %s" % (where, e)) from None
+    empty = sol.get("empty")
+    try:
+        board.check_hole(empty)
+    except ValueError as e:
+        raise SolutionError("%s: empty: %s" % (where, e)) from None
+    moves = sol.get("moves")
+    if not isinstance(moves, list) or not moves:
+        raise SolutionError("%s: moves must be a non-empty list of [from, over, to]" % where)
+    try:
+        validate_moves(board, start_mask(board, empty), moves)
+    except MoveError as e:
+        raise SolutionError("%s: move %d %s: %s" % (where, e.step + 1, moves[e.step], e.why)) from None
+    return {"rows": rows, "empty": empty, "moves": moves}
+
+
+def save_solution(path: str | Path, rows: int, empty: int, moves: list[list[int]]) -> None:
+    Path(path).write_text(json.dumps({"rows": rows, "empty": empty, "moves": moves}) + "\n", encoding="utf-8")
