@@ -1,0 +1,137 @@
+"""Plain stand-ins for the objects pegfw.hardware.Hardware hands to the App: deterministic,
+no processes, driven tick by tick by the test."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "firmware"))
+
+from pegfw import config  # noqa: E402
+
+
+class Event:
+    def __init__(self) -> None:
+        self.key_number = 0
+        self.pressed = False
+        self.released = True
+        self.timestamp = 0
+
+
+class Queue:
+    def __init__(self, limit: int = 64) -> None:
+        self.items: list[tuple[int, bool]] = []
+        self.overflowed = False
+        self.limit = limit
+
+    def put(self, key: int, pressed: bool) -> None:
+        if len(self.items) >= self.limit:
+            self.overflowed = True
+        else:
+            self.items.append((key, pressed))
+
+    def get_into(self, ev: Event) -> bool:
+        if not self.items:
+            return False
+        ev.key_number, ev.pressed = self.items.pop(0)
+        ev.released = not ev.pressed
+        return True
+
+    def clear(self) -> None:
+        self.items = []
+        self.overflowed = False
+
+
+class Keys:
+    def __init__(self, n: int, limit: int = 64) -> None:
+        self.n = n
+        self.state = 0
+        self.events = Queue(limit)
+        self.key_count = n
+
+    def set(self, mask: int) -> None:
+        changed = mask ^ self.state
+        for k in range(self.n):
+            if changed >> k & 1:
+                self.events.put(k, bool(mask >> k & 1))
+        self.state = mask
+
+    def reset(self) -> None:
+        for k in range(self.n):
+            if self.state >> k & 1:
+                self.events.put(k, True)
+
+
+class Serial:
+    def __init__(self) -> None:
+        self.rx = bytearray()
+        self.tx = bytearray()
+        self.connected = True
+        self.room = 1 << 30  # bytes the host will take
+        self.timeout = 0
+        self.write_timeout = 0
+
+    @property
+    def in_waiting(self) -> int:
+        return len(self.rx)
+
+    def read(self, n: int) -> bytes:
+        data = bytes(self.rx[:n])
+        del self.rx[:n]
+        return data
+
+    def write(self, data: bytes) -> int:
+        n = min(len(data), self.room)
+        self.room -= n
+        self.tx += data[:n]
+        return n
+
+    def lines(self) -> list[bytes]:
+        out = self.tx.split(b"\n")
+        self.tx = bytearray(out[-1])
+        return [bytes(x) for x in out[:-1]]
+
+
+class HW:
+    def __init__(self, settings: dict[str, object] | None = None, nvm: bytearray | None = None) -> None:
+        s = {"PEGBOARD_SENSOR_PINS": ",".join("GP%d" % i for i in range(15)), "PEGBOARD_PIXEL_PIN": "GP16",
+             "PEGBOARD_BUTTON_PIN": "GP15"}
+        s.update(settings or {})
+        self.cfg = config.load(lambda k: s.get(k))
+        self.now = 1 << 29 - 1  # start close to the ticks wrap, as the chip does
+        self.now = (1 << 29) - 5000
+        self.sensors = Keys(self.cfg.holes)
+        self.button = Keys(1, 16)
+        self.serial = Serial()
+        self.nvm = nvm if nvm is not None else bytearray(4096)
+        self.event = Event()
+        self.frames: list[list[tuple[int, int, int]]] = []
+        self.fed = 0
+
+    def ticks_ms(self) -> int:
+        return self.now
+
+    def advance(self, ms: int) -> None:
+        self.now = (self.now + ms) & ((1 << 29) - 1)
+
+    def show(self, frame: list[tuple[int, int, int]]) -> None:
+        self.frames.append(list(frame))
+
+    def feed(self) -> None:
+        self.fed += 1
+
+
+def make_app(hw: HW | None = None):
+    from pegfw.app import App
+
+    hw = hw or HW()
+    root = Path(__file__).resolve().parent.parent / "firmware"
+    app = App(hw, hw.cfg, table_path=str(root / "pegcore" / "t5_hints.bin"))
+    return hw, app
+
+
+def run(app, hw: HW, ms: int = 100, step: int = 5) -> None:
+    for _ in range(max(1, ms // step)):
+        hw.advance(step)
+        app.step()

@@ -1,0 +1,298 @@
+"""The firmware's main loop with plain fake hardware: games through the sensors, the button, the
+protocol's commands and errors, flow control, NVM and resume."""
+
+import json
+
+import pytest
+from fakehw import HW, make_app, run
+
+from pegcore.geometry import Board, start_mask
+from pegcore.rules import holes_of
+from pegcore.solver import Solver
+from pegfw.lights import estimate_ma
+
+B = Board(5)
+
+
+def send(app, hw, line):
+    hw.serial.rx += line if isinstance(line, bytes) else line.encode() + b"\n"
+    run(app, hw, 10)
+    return [json.loads(x) for x in hw.serial.lines()]
+
+
+def ask(app, hw, cmd, **args):
+    req = {"id": 7, "cmd": cmd}
+    req.update(args)
+    replies = [r for r in send(app, hw, json.dumps(req)) if "event" not in r]
+    assert len(replies) == 1
+    return replies[0]
+
+
+def new_game(app, hw, empty=1):
+    hw.sensors.set(start_mask(B, empty))
+    run(app, hw, 200)
+    hw.serial.lines()
+
+
+def play_jump(hw, app, mask, move, order="lift-place-remove"):
+    f, o, t = (1 << (h - 1) for h in move)
+    steps = {"lift-place-remove": [~f, t, ~o], "remove-lift-place": [~o, ~f, t],
+             "place-first": [~f, t, ~o], "remove-first": [~o, ~f, t]}[order]
+    for s in steps:
+        mask = mask & s if s < 0 else mask | s
+        hw.sensors.set(mask)
+        run(app, hw, 40)
+    return mask
+
+
+def test_power_on_reads_the_board_and_starts_a_game():
+    hw = HW()
+    hw.sensors.state = start_mask(B, 5)  # pegs already in place at power-on
+    hw, app = make_app(hw)
+    run(app, hw, 200)
+    events = [json.loads(x) for x in hw.serial.lines()]
+    assert {"event": "new_game", "seq": events[-1]["seq"], "empty": 5} in events
+    st = ask(app, hw, "state")
+    assert st["mode"] == "play" and st["empty_start"] == 5 and len(st["pegs"]) == 14
+
+
+def test_a_whole_game_through_the_sensors_with_the_solvers_moves():
+    hw, app = make_app()
+    new_game(app, hw, 1)
+    mask = start_mask(B, 1)
+    sol = Solver(B).solution(mask)
+    seen = []
+    for k, j in enumerate(sol):
+        mask = play_jump(hw, app, mask, B.move_of(j), ["lift-place-remove", "remove-lift-place"][k % 2])
+        seen += [json.loads(x) for x in hw.serial.lines()]
+    moves = [e["move"] for e in seen if e.get("event") == "move"]
+    assert moves == [B.move_of(j) for j in sol]
+    over = [e for e in seen if e.get("event") == "game_over"]
+    assert over == [{"event": "game_over", "seq": over[0]["seq"], "pegs_left": 1, "verdict": "genius"}]
+    assert not [e for e in seen if e.get("event") == "illegal"]
+    assert ask(app, hw, "state")["mode"] == "over"
+    assert ask(app, hw, "stats")["wins"] == 1
+
+
+def test_wrong_placement_is_flagged_until_undone_and_putback_is_undo():
+    hw, app = make_app()
+    new_game(app, hw, 1)
+    mask = play_jump(hw, app, start_mask(B, 1), [4, 2, 1])
+    hw.serial.lines()
+    # lift 15 and drop it into 2: no jump does that
+    bad = (mask & ~(1 << 14)) | 2
+    hw.sensors.set(bad)
+    run(app, hw, 50)
+    ev = [json.loads(x) for x in hw.serial.lines()]
+    assert any(e.get("event") == "illegal" and e["holes"] == [2] for e in ev)
+    st = ask(app, hw, "state")
+    assert st["mode"] == "illegal" and st["illegal"] == [2]
+    assert tuple(st["lights"][1]) == tuple(c * 40 // 100 for c in (255, 0, 0))
+    hw.sensors.set(mask)
+    run(app, hw, 50)
+    assert any(e.get("event") == "recovered" for e in (json.loads(x) for x in hw.serial.lines()))
+    # the last move's pegs put back: undo
+    hw.serial.lines()
+    hw.sensors.set(mask & ~1)
+    run(app, hw, 40)
+    hw.sensors.set((mask & ~1) | 0b1010)
+    run(app, hw, 40)
+    ev = [json.loads(x) for x in hw.serial.lines()]
+    assert [e["move"] for e in ev if e.get("event") == "undo"] == [[4, 2, 1]]
+    assert not any(e.get("event") == "illegal" for e in ev)
+
+
+def test_lifted_peg_lights_its_landing_holes():
+    hw, app = make_app()
+    new_game(app, hw, 1)
+    hw.sensors.set(start_mask(B, 1) & ~(1 << 3))  # lift 4: it can land in 1 (over 2)
+    run(app, hw, 40)
+    st = ask(app, hw, "state")
+    assert st["lifted"] == 4 and st["landing"] == [1]
+
+
+def test_hint_button_short_and_long_press():
+    hw, app = make_app()
+    new_game(app, hw, 4)
+    hw.button.set(1)
+    run(app, hw, 100)
+    hw.button.set(0)
+    run(app, hw, 20)
+    ev = [json.loads(x) for x in hw.serial.lines()]
+    hint = [e for e in ev if e.get("event") == "hint"][0]
+    assert hint["solvable"] and hint["best_left"] == 1
+    f, o, t = hint["move"]
+    frame = hw.frames[-1]
+    assert len({frame[f - 1], frame[o - 1], frame[t - 1]}) == 3  # three distinct colours
+    hw.button.set(1)
+    run(app, hw, 900)
+    hw.button.set(0)
+    run(app, hw, 1300)
+    ev = [json.loads(x) for x in hw.serial.lines()]
+    assert [e["step"] for e in ev if e.get("event") == "demo_step"][:1] == [1]
+    assert ask(app, hw, "state")["mode"] == "demo"
+    hw.button.set(1)  # any press stops the demonstration
+    run(app, hw, 50)
+    hw.button.set(0)
+    run(app, hw, 50)
+    assert ask(app, hw, "state")["mode"] == "play"
+
+
+def test_hint_on_a_lost_position_says_so():
+    hw, app = make_app()
+    hw.sensors.set(start_mask(B, 1))
+    run(app, hw, 200)
+    # play into a lost position: 4->1, then 11->4 over 7, then 1->6? use solver's best_left
+    mask = start_mask(B, 1)
+    for mv in ([4, 2, 1], [6, 5, 4], [1, 3, 6], [12, 8, 5]):
+        mask = play_jump(hw, app, mask, mv)
+    r = ask(app, hw, "hint")
+    s = Solver(B)
+    assert r["solvable"] == s.solvable(mask)
+    assert r["best_left"] == s.best_left(mask)
+
+
+def test_demo_guide_and_move_list_validation():
+    hw, app = make_app()
+    new_game(app, hw, 1)
+    r = ask(app, hw, "demo", moves=[[4, 2, 1], [4, 2, 1]])
+    assert r == {"id": 7, "ok": False, "error": "illegal_move", "message": r["message"], "step": 1}
+    assert ask(app, hw, "state")["mode"] == "play"  # rejected: nothing changed
+    sol = [B.move_of(j) for j in Solver(B).solution(start_mask(B, 1))]
+    assert ask(app, hw, "guide", moves=sol)["steps"] == 13
+    assert ask(app, hw, "demo")["error"] == "busy"
+    mask = play_jump(hw, app, start_mask(B, 1), sol[0])
+    ev = [json.loads(x) for x in hw.serial.lines()]
+    assert [e["step"] for e in ev if e.get("event") == "guide_step"] == [1]
+    # a different legal move ends guidance
+    other = [m for m in ([3, 6, 10], [12, 8, 5], [13, 9, 6], [11, 7, 4], [15, 10, 6], [13, 8, 4]) if m != sol[1]]
+    from pegcore.rules import legal_jumps
+
+    legal = [B.move_of(j) for j in legal_jumps(B, mask) if B.move_of(j) != sol[1]]
+    play_jump(hw, app, mask, legal[0])
+    ev = [json.loads(x) for x in hw.serial.lines()]
+    assert [e["reason"] for e in ev if e.get("event") == "guide_off"] == ["different_move"]
+    assert other  # silence unused
+
+
+def test_solve_with_finish_and_not_solvable():
+    hw, app = make_app()
+    new_game(app, hw, 5)
+    assert ask(app, hw, "solve", finish=1)["error"] == "not_solvable"
+    moves = ask(app, hw, "solve", finish=13)["moves"]
+    assert len(moves) == 13 and moves[-1][2] == 13
+    assert ask(app, hw, "solve", finish=0)["error"] == "bad_args"
+
+
+@pytest.mark.parametrize("line,code", [
+    (b"{nope\n", "bad_json"), (b"\xff\xfe\n", "bad_json"), (b"[1,2]\n", "bad_json"),
+    (b'{"cmd": 5}\n', "bad_args"), (b'{"id": [1], "cmd": "info"}\n', "bad_args"),
+    (b'{"cmd": "fly"}\n', "unknown_cmd"), (b"x" * 600 + b"\n", "line_too_long"),
+    (b"[" * 50 + b"]" * 50 + b"\n", "bad_json"), (b'{"cmd":"brightness","value":101}\n', "bad_args"),
+    (b'{"cmd":"demo","moves":"x"}\n', "bad_args"), (b'{"cmd":"watch","speed":-1}\n', "bad_args"),
+])
+def test_bad_requests_get_one_error_reply(line, code):
+    hw, app = make_app()
+    new_game(app, hw, 1)
+    before = ask(app, hw, "state")
+    replies = [r for r in send(app, hw, line) if "event" not in r]
+    assert len(replies) == 1 and replies[0]["ok"] is False and replies[0]["error"] == code
+    after = ask(app, hw, "state")
+    assert after["pegs"] == before["pegs"] and after["moves"] == before["moves"]
+
+
+def test_bare_words_crlf_and_id_echo():
+    hw, app = make_app()
+    r = send(app, hw, b"info\r\n")
+    assert r[0]["protocol"] == 1 and r[0]["holes"] == 15
+    r = send(app, hw, b'{"id":"abc","cmd":"info"}\r\n')
+    assert r[0]["id"] == "abc"
+
+
+def test_long_line_is_discarded_up_to_its_newline_even_in_pieces():
+    hw, app = make_app()
+    hw.serial.rx += b"y" * 400
+    run(app, hw, 10)
+    hw.serial.rx += b"y" * 400
+    run(app, hw, 10)
+    hw.serial.rx += b"yyy\n" + b'{"id":1,"cmd":"info"}\n'
+    run(app, hw, 10)
+    r = [json.loads(x) for x in hw.serial.lines()]
+    assert [x.get("error") for x in r] == ["line_too_long", None]
+
+
+def test_host_that_never_reads_drops_events_not_the_loop():
+    hw, app = make_app()
+    hw.serial.room = 0
+    new_game(app, hw, 1)
+    for _ in range(200):
+        hw.sensors.set(hw.sensors.state ^ (1 << 14))
+        run(app, hw, 25)
+    assert app.link.dropped > 0
+    assert len(app.link.out) <= 4096
+    hw.serial.room = 1 << 30
+    st = ask(app, hw, "state")  # replies still get through once the host reads again
+    assert st["dropped"] > 0 and st["mode"] == "play"
+
+
+def test_current_limit_holds_for_every_frame():
+    hw, app = make_app(HW({"PEGBOARD_BRIGHTNESS": 100, "PEGBOARD_CURRENT_MA": 150}))
+    new_game(app, hw, 1)
+    hw.button.set(1)
+    run(app, hw, 900)
+    hw.button.set(0)
+    run(app, hw, 3000)
+    assert hw.frames
+    assert max(estimate_ma(f) for f in hw.frames) <= 150
+
+
+def test_overflow_rereads_the_whole_board():
+    hw, app = make_app()
+    new_game(app, hw, 1)
+    hw.sensors.events.limit = 4
+    for k in range(10):  # a burst the queue cannot hold
+        hw.sensors.set(hw.sensors.state ^ (1 << (k % 14 + 1)))
+    hw.sensors.set(start_mask(B, 1))
+    run(app, hw, 300)
+    ev = [json.loads(x) for x in hw.serial.lines()]
+    assert any(e.get("event") == "overflow" for e in ev)
+    st = ask(app, hw, "state")
+    assert st["pegs"] == holes_of(start_mask(B, 1)) and st["mode"] == "play"
+
+
+def test_nvm_stats_survive_and_resume_after_power_loss():
+    nvm = bytearray(4096)
+    hw, app = make_app(HW(nvm=nvm))
+    new_game(app, hw, 1)
+    mask = start_mask(B, 1)
+    for mv in ([4, 2, 1], [6, 5, 4]):
+        mask = play_jump(hw, app, mask, mv)
+    writes = app.store.writes
+    assert writes == 1  # one write at the new game; none per move
+    hw2 = HW(nvm=nvm)
+    hw2.sensors.state = mask  # the pegs stay where they were
+    hw2, app2 = make_app(hw2)
+    run(app2, hw2, 200)
+    st = ask(app2, hw2, "state")
+    assert st["empty_start"] == 1 and st["moves"] == [[4, 2, 1], [6, 5, 4]] and st["mode"] == "play"
+    assert ask(app2, hw2, "stats")["games"] == 1
+
+
+def test_corrupt_nvm_record_is_ignored():
+    nvm = bytearray(4096)
+    hw, app = make_app(HW(nvm=nvm))
+    new_game(app, hw, 1)
+    nvm[5] ^= 0xFF
+    hw2, app2 = make_app(HW(nvm=nvm))
+    s = ask(app2, hw2, "stats")
+    assert s["games"] == 0 and s["corrupt_record_ignored"] is True
+
+
+def test_watch_and_single_step():
+    hw, app = make_app()
+    new_game(app, hw, 1)
+    assert ask(app, hw, "watch", step=True)["speed"] == 0
+    first = ask(app, hw, "watch", step=True)["step"]
+    second = ask(app, hw, "watch", step=True)["step"]
+    assert second == first + 1
+    assert ask(app, hw, "stop")["stopped"] == "watch"
