@@ -46,6 +46,7 @@ class App:
         self.store = Store(hw.nvm, cfg.rows)
         self.runtime = runtime or sys.implementation.name
         self.sensed = 0
+        self.pending_lines = []
         self.settle_until = None
         self.show = None          # the running show (hint, game over, demo, watch, selftest)
         self.show_kind = None
@@ -267,8 +268,12 @@ class App:
         now = self.hw.ticks_ms()
         self._poll_sensors(now)
         self._poll_button(now)
-        for line in self.link.read_lines():
-            self._request(line, now)
+        # flow control: take requests only while their replies have room to wait in; the rest
+        # stay queued (here or in the USB buffer) until the host reads
+        if not self.pending_lines and self.link.has_room():
+            self.pending_lines = self.link.read_lines()
+        while self.pending_lines and self.link.has_room():
+            self._request(self.pending_lines.pop(0), now)
         if self.selftest_until is not None and ticks_diff(now, self.selftest_until) >= 0:
             self.selftest_until = None
         self._draw(now)

@@ -8,7 +8,7 @@ outgoing buffer drained with write_timeout = 0: when the host is not reading, ev
 import json
 
 MAX_LINE = 512
-OUT_LIMIT = 4096      # bytes of unsent output we are willing to hold
+OUT_LIMIT = 6144      # bytes of unsent output we are willing to hold
 MAX_DEPTH = 8         # deeper JSON is refused before parsing (small C stacks)
 
 
@@ -101,16 +101,17 @@ class Link:
 
     def _queue(self, obj, is_reply):
         data = json.dumps(obj).encode() + b"\n"
-        room = OUT_LIMIT - len(self.out)
-        if len(data) > room:
-            if not is_reply:
-                self.dropped += 1
-                return
-            # a reply must get out: make room by dropping unsent bytes up to a line boundary
-            cut = self.out.find(b"\n", len(data) - room)
-            self.out = bytearray(self.out[cut + 1:]) if cut >= 0 else bytearray()
-            self.dropped += 1
+        if not is_reply and len(data) > OUT_LIMIT - len(self.out):
+            self.dropped += 1  # the host is not reading: lose the event, never the loop
+            return
+        # Replies always go in: the loop stops taking requests while output is backed up (see
+        # has_room), so they cannot pile up. Queued bytes are never cut: a half-sent line
+        # would reach the host glued to the next one.
         self.out.extend(data)
+
+    def has_room(self):
+        """Room for another request's reply (a state reply is the largest, ~1 KB)."""
+        return len(self.out) < OUT_LIMIT - 1500
 
     def flush(self):
         """Send what the port will take now; never waits."""

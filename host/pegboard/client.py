@@ -50,6 +50,7 @@ class Board:
         self._ids = itertools.count(1)
         self._buf = b""
         self._events: deque[dict[str, Any]] = deque()
+        self._replies: dict[Any, dict[str, Any]] = {}  # replies that arrived for another waiter
         self.last_seq: int | None = None
         self.gaps = 0
         self.reconnects = 0
@@ -158,7 +159,11 @@ class Board:
         seq = obj.get("seq")
         if isinstance(seq, int):
             if self.last_seq is not None and seq != self.last_seq + 1:
-                self.gaps += 1
+                # a gap (events dropped) or a restart (seq starts again at 1): resync
+                if seq <= self.last_seq:
+                    self._events.append({"event": "rebooted"})
+                else:
+                    self.gaps += 1
                 self._events.append(obj)
                 self.last_seq = seq
                 try:
@@ -184,35 +189,34 @@ class Board:
         self._write(data)
         deadline = time.monotonic() + (self.timeout if timeout is None else timeout)
         while True:
-            left = deadline - time.monotonic()
-            if left <= 0:
-                raise BoardError("no reply to %r within %.1f s" % (cmd, self.timeout))
-            obj = self._read_line(left)
+            obj = self._replies.pop(rid, None)
             if obj is None:
-                continue
-            if "event" in obj:
-                self._take_event(obj)
-                continue
-            if obj.get("id") != rid:
-                continue  # a stale reply
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    raise BoardError("no reply to %r within %.1f s" % (cmd, self.timeout))
+                obj = self._read_line(left)
+                if obj is None:
+                    continue
+                if "event" in obj:
+                    self._take_event(obj)
+                    continue
+                if obj.get("id") != rid:
+                    if obj.get("id") is not None:
+                        self._replies[obj["id"]] = obj  # for a request further up the stack
+                        if len(self._replies) > 32:
+                            self._replies.pop(next(iter(self._replies)))
+                    continue
             if not obj.get("ok"):
                 raise BoardError(obj.get("message", "error"), obj.get("error", "error"), obj)
             return obj
 
     def poll(self, timeout: float = 0.0) -> list[dict[str, Any]]:
-        """Events received so far (waiting up to `timeout` for the first)."""
+        """Events received so far; with a timeout, keep collecting until the line has been
+        quiet for `timeout` seconds."""
         if self.ser is None:
             self.open()
-        if not self._events:
-            deadline = time.monotonic() + timeout
-            while not self._events:
-                obj = self._read_line(max(0.0, deadline - time.monotonic()) if timeout else 0)
-                if obj is None:
-                    break
-                if "event" in obj:
-                    self._take_event(obj)
-        while True:  # drain whatever else is already here
-            obj = self._read_line(0)
+        while True:
+            obj = self._read_line(timeout)
             if obj is None:
                 break
             if "event" in obj:
@@ -224,7 +228,7 @@ class Board:
     def events(self, timeout: float | None = None) -> Iterator[dict[str, Any]]:
         """Yield events as they come; stop after `timeout` seconds of silence (None: never)."""
         while True:
-            got = self.poll(0.2 if timeout is None else timeout)
+            got = self.poll(0.1 if timeout is None else timeout)
             if not got and timeout is not None:
                 return
             yield from got
@@ -232,7 +236,7 @@ class Board:
     def wait_for(self, name: str, timeout: float = 10.0) -> dict[str, Any]:
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
-            for e in self.poll(min(0.2, max(0.0, deadline - time.monotonic()))):
+            for e in self.poll(min(0.05, max(0.0, deadline - time.monotonic()))):
                 if e.get("event") == name:
                     return e
         raise BoardError("no %s event within %.0f s" % (name, timeout))

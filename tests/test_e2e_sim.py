@@ -1,0 +1,196 @@
+"""End to end: the unchanged firmware in the simulated device (CPython and the MicroPython VM),
+real ptys, real pyserial, the host's Board client, and the virtual hand on the control port."""
+
+import json
+import os
+import time
+
+import pytest
+import serial
+
+from pegboard.client import Board, BoardError
+from pegboard.sim import SimError, Simulator
+from pegcore.geometry import Board as Geometry, start_mask
+from pegcore.rules import legal_jumps
+from pegcore.solver import Solver
+
+G = Geometry(5)
+
+
+def hand_jump(sim, move, order=(0, 2, 1)):
+    f, o, t = move
+    steps = [("lift", f), ("lift", o), ("place", t)]
+    for k in order:
+        sim.control(steps[k][0], hole=steps[k][1])
+    sim.control("wait_idle")
+
+
+@pytest.fixture(params=["cpython", "micropython"])
+def sim(request):
+    with Simulator(runtime=request.param) as s:
+        yield s
+
+
+def events_of(board, name):
+    return [e for e in board.poll(0.3) if e.get("event") == name]
+
+
+def test_boot_info_and_a_whole_game_by_hand(sim):
+    with Board(sim.data_path) as b:
+        info = b.request("info")
+        assert info["protocol"] == 1 and info["holes"] == 15 and info["runtime"] == sim.runtime
+        assert info["hint_table"] is True
+        sim.control("fill", empty=5)
+        sim.control("wait_idle")
+        assert b.request("state")["empty_start"] == 5
+        sol = Solver(G).solution(start_mask(G, 5))
+        orders = [(0, 1, 2), (1, 0, 2), (0, 2, 1), (2, 0, 1)]
+        for k, j in enumerate(sol):
+            hand_jump(sim, G.move_of(j), orders[k % 4])
+        got = b.poll(0.5)
+        moves = [e["move"] for e in got if e.get("event") == "move"]
+        assert moves == [G.move_of(j) for j in sol]
+        over = [e for e in got if e.get("event") == "game_over"]
+        assert over and over[0]["pegs_left"] == 1 and over[0]["verdict"] == "genius"
+        assert not [e for e in got if e.get("event") == "illegal"]
+        seqs = [e["seq"] for e in got]
+        assert seqs == list(range(seqs[0], seqs[0] + len(seqs)))  # no gaps
+        assert b.gaps == 0
+        px = sim.control("pixels")
+        assert px["max_ma"] <= 400 and len(px["pixels"]) == 15
+
+
+def test_hint_lights_three_colours_and_demo_runs(sim):
+    with Board(sim.data_path) as b:
+        sim.control("fill", empty=1)
+        sim.control("wait_idle")
+        h = b.request("hint")
+        assert h["solvable"] and h["move"] in [G.move_of(j) for j in legal_jumps(G, start_mask(G, 1))]
+        time.sleep(0.15)
+        px = sim.control("pixels")["pixels"]
+        f, o, t = h["move"]
+        assert len({tuple(px[f - 1]), tuple(px[o - 1]), tuple(px[t - 1])}) == 3
+        r = b.request("demo", moves=[[4, 2, 1], [6, 5, 4]])
+        assert r["moves"] == [[4, 2, 1], [6, 5, 4]]
+        done = b.wait_for("demo_done", timeout=10)
+        assert done["stopped"] is False
+
+
+def test_button_press_gives_a_hint_event(sim):
+    with Board(sim.data_path) as b:
+        sim.control("fill", empty=4)
+        sim.control("wait_idle")
+        b.poll(0.2)
+        sim.control("press", ms=80)
+        e = b.wait_for("hint", timeout=5)
+        assert e["solvable"] is True and e["best_left"] == 1
+
+
+def test_power_cycle_mid_game_resumes(sim):
+    with Board(sim.data_path) as b:
+        sim.control("fill", empty=1)
+        sim.control("wait_idle")
+        hand_jump(sim, [4, 2, 1])
+        hand_jump(sim, [6, 5, 4])
+        assert len(b.request("state")["moves"]) == 2
+        sim.control("power_cycle")
+        time.sleep(0.3)
+        sim.control("wait_idle")
+        deadline = time.monotonic() + 10
+        while True:
+            try:
+                st = b.request("state", timeout=1)
+                if st["mode"] == "play":
+                    break
+            except BoardError:
+                pass
+            assert time.monotonic() < deadline
+        assert st["empty_start"] == 1 and st["moves"] == [[4, 2, 1], [6, 5, 4]]
+        assert b.request("stats")["games"] == 1
+
+
+def test_hung_loop_is_reset_by_the_watchdog():
+    with Simulator() as sim:
+        with Board(sim.data_path) as b:
+            b.request("info")
+            sim.control("fill", empty=1)
+            sim.control("wait_idle")
+            r = sim.control("hang")
+            assert r["watchdog_ms"] > 0
+            deadline = time.monotonic() + 15
+            while sim.control("status")["watchdog_resets"] == 0:
+                assert time.monotonic() < deadline, "the watchdog never fired"
+                time.sleep(0.2)
+            time.sleep(0.5)
+            assert b.request("state", timeout=5)["empty_start"] == 1  # the game survived
+
+
+def test_unplug_and_replug_reconnects(tmp_path):
+    link = str(tmp_path / "pegboard")
+    with Simulator(link=link) as sim:
+        b = Board(link, reconnect=5).open()
+        assert b.request("info")["protocol"] == 1
+        sim.control("fill", empty=1)
+        sim.control("wait_idle")
+        sim.control("unplug")
+        assert not os.path.exists(link)
+        sim.control("replug")
+        t = time.monotonic()
+        st = b.request("state", timeout=5)
+        assert time.monotonic() - t < 2.0
+        assert st["empty_start"] == 1 and b.reconnects == 1
+        b.close()
+
+
+def test_fuzzed_lines_each_get_one_reply_and_change_nothing():
+    import random
+
+    rnd = random.Random(1234)
+    with Simulator() as sim:
+        sim.control("fill", empty=1)
+        sim.control("wait_idle")
+        with Board(sim.data_path) as b:
+            before = b.request("state")
+        s = serial.Serial(sim.data_path, timeout=3)
+        junk = [b"\xff\xfe\xfd", b"{", b"[]", b'{"cmd":null}', b'{"cmd":"nope"}', b"x" * 700,
+                b'{"id":{},"cmd":"info"}', b"[" * 200, b'{"cmd":"guide","moves":[[1,2]]}', b'{"cmd":"brightness","value":"x"}']
+        sent = 0
+        for _ in range(120):
+            if rnd.random() < 0.5:
+                line = rnd.choice(junk)
+            else:
+                line = bytes(rnd.randrange(1, 256) for _ in range(rnd.randrange(1, 80))).replace(b"\n", b"")
+            if not line.strip():
+                continue
+            s.write(line + b"\n")
+            sent += 1
+        replies = []
+        deadline = time.monotonic() + 20
+        while len(replies) < sent and time.monotonic() < deadline:
+            raw = s.readline()
+            if raw:
+                obj = json.loads(raw)
+                if "event" not in obj:
+                    replies.append(obj)
+        assert len(replies) == sent
+        assert all(r["ok"] is False for r in replies)
+        s.close()
+        with Board(sim.data_path) as b:
+            after = b.request("state")
+        assert after["pegs"] == before["pegs"] and after["moves"] == before["moves"]
+
+
+def test_control_port_errors():
+    with Simulator() as sim:
+        with pytest.raises(SimError):
+            sim.control("lift", hole=16)
+        sim.control("clear")
+        with pytest.raises(SimError):
+            sim.control("lift", hole=3)
+        with pytest.raises(SimError):
+            sim.control("teleport")
+
+
+def test_bad_firmware_folder_is_refused(tmp_path):
+    with pytest.raises(SimError):
+        Simulator(firmware=tmp_path)
