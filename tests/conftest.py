@@ -7,6 +7,9 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 FIRMWARE = ROOT / "firmware"
+# pegfw (the firmware application) is not a host package: tests import it from firmware/,
+# appended so firmware/code.py cannot shadow the standard library's `code` module.
+sys.path.append(str(FIRMWARE))
 
 
 def micropython_binary() -> str | None:

@@ -518,15 +518,25 @@ def main():
         hw = hardware.Hardware(cfg)
     except config.ConfigError as e:
         print("pegboard: " + e.message)
-        _blink_forever(hardware, e.code)
+        _blink_forever(hardware, e.code, None)
         return
-    app = App(hw, cfg)
+    try:
+        app = App(hw, cfg)
+    except ValueError as e:  # a damaged hint table file
+        print("pegboard: " + str(e))
+        _blink_forever(hardware, config.BLINK_TABLE, hw)
+        return
+    except Exception as e:
+        print("pegboard: cannot start:", repr(e))
+        _blink_forever(hardware, config.BLINK_CRASH, hw)
+        return
     print("pegboard %s ready: %d holes, hint table %s" % (VERSION, app.board.holes, "loaded" if app.table else "absent"))
     app.run()
 
 
-def _blink_forever(hardware, code):
-    px = hardware.error_pixels()
+def _blink_forever(hardware, code, hw):
+    # the watchdog, if armed, stays fed: a blink code is an answer, not a crash loop
+    px = hw.pixels if hw is not None else hardware.error_pixels()
     start = hardware.ticks_ms()
     show = shows.ErrorBlink(15, code, start)
     last = None
@@ -537,3 +547,5 @@ def _blink_forever(hardware, code):
                 px[i] = frame[i]
             px.show()
             last = frame
+        if hw is not None:
+            hw.feed()

@@ -7,7 +7,7 @@ ORDERS = ("RGB", "GRB", "RBG", "GBR", "BRG", "BGR", "RGBW", "GRBW")
 BLINK_SETTINGS = 2   # a missing or malformed setting
 BLINK_PIN = 3        # a pin name this board does not have, or a pin used twice
 BLINK_TABLE = 4      # the hint table file is damaged
-BLINK_CRASH = 5      # an unexpected error in the main loop (shown before the watchdog reset)
+BLINK_CRASH = 5      # the firmware could not start: an unexpected error (the console shows it)
 
 
 class ConfigError(Exception):

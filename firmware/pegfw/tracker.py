@@ -139,6 +139,18 @@ class Tracker:
         if self._explained(s):
             self._leave_illegal(events)
             return
+        # Quick hands: one picture may already hold a finished jump and the next one begun.
+        for j in range(len(b.need)):
+            if p & b.need[j] == b.need[j] and not p & b.land[j]:
+                after = p ^ b.flip[j]
+                # the jumped peg must be gone; the jumper may already be moving on (a chain)
+                if not s >> b.jump_over[j] & 1 and self._explained_from(after, s, -1):
+                    self._leave_illegal(events)
+                    self.moves.append(j)
+                    self.position = after
+                    events.append(("move", j, popcount(after)))
+                    self._follow(events)
+                    return
         bad = s & ~p  # placements nothing explains
         if not bad:
             bad = diff
@@ -157,12 +169,14 @@ class Tracker:
     def _explained(self, s):
         """True if s is the position, a jump in progress, an undo in progress, or only has pegs
         missing (pegs in hand are never an error: only placements can be)."""
-        b, p = self.board, self.position
+        return self._explained_from(self.position, s, self._previous())
+
+    def _explained_from(self, p, s, prev):
+        b = self.board
         diff = s ^ p
         added = s & ~p
         if not added:
             return True
-        prev = self._previous()
         if prev >= 0 and not diff & ~(prev ^ p):
             return True
         for j in range(len(b.need)):

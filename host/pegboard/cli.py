@@ -21,6 +21,7 @@ COMMANDS = [
     "cmd_solve",
     "cmd_sim",
     "cmd_deploy",
+    "cmd_hardware",
 ]
 
 
