@@ -98,6 +98,7 @@ class Simulator:
         self.watchdog_resets = 0
         self.connected = True
         self.child: subprocess.Popen[bytes] | None = None
+        self._child_in: Any = None
         self._lib = _lib_dir()
         self._wd_timeout = 0
         self._last_feed = 0.0
@@ -165,13 +166,20 @@ class Simulator:
             cmd = [sys.executable, "-u", "-S", child_py, *args]
         else:
             cmd = [micropython_binary(), "-X", "heapsize=" + self.heap, child_py, *args]
-        self.child = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+        # the child's end of its stdin is non-blocking: MicroPython has no fcntl to do it itself
+        r, w = os.pipe()
+        os.set_blocking(r, False)
+        self.child = subprocess.Popen(cmd, stdin=r, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                                       env=self._env(), cwd=str(self.firmware))
+        os.close(r)
+        self._child_in = os.fdopen(w, "wb")
         os.set_blocking(self.child.stdout.fileno(), False)  # type: ignore[union-attr]
         self._child_buf = b""
         self._wd_timeout = 0
         self._tx_full = False
-        self._to_child({"t": "nvm", "d": self.nvm.hex()})
+        # only the used part of the nvm: a 4 KB message would cost the simulated heap 16 KB
+        used = len(self.nvm.rstrip(b"\x00"))
+        self._to_child({"t": "nvm", "d": self.nvm[:used].hex()})
         self._to_child({"t": "link", "up": self.connected})
         self._send_pins()
 
@@ -188,11 +196,12 @@ class Simulator:
             c.wait(5)
         except subprocess.TimeoutExpired:
             pass
-        for f in (c.stdin, c.stdout):
+        for f in (self._child_in, c.stdout):
             try:
                 f.close()  # type: ignore[union-attr]
             except OSError:
                 pass
+        self._child_in = None
 
     def _power_cycle(self, watchdog: bool = False) -> None:
         self._kill_child()
@@ -204,13 +213,12 @@ class Simulator:
 
     # -- child link --------------------------------------------------------------------------
     def _to_child(self, msg: dict[str, Any]) -> None:
-        c = self.child
-        if c is None or c.stdin is None:
+        if self.child is None or self._child_in is None:
             return
         try:
-            c.stdin.write((json.dumps(msg) + "\n").encode())
-            c.stdin.flush()
-        except (BrokenPipeError, OSError):
+            self._child_in.write((json.dumps(msg) + "\n").encode())
+            self._child_in.flush()
+        except (BrokenPipeError, OSError, ValueError):
             pass
 
     def _send_pins(self) -> None:

@@ -72,11 +72,22 @@ def _lines():
             line, _inbuf = _inbuf.split(b"\n", 1)
             out.append(line)
         return out
+    # MicroPython: the simulator made our stdin non-blocking, so read() returns what is there
+    # (readline() would buffer ahead and leave lines behind poll()'s back)
     while _poll.poll(0):
-        line = sys.stdin.readline()
-        if not line:
+        try:
+            chunk = sys.stdin.buffer.read(1024)
+        except OSError:
+            break
+        if chunk is None:
+            break
+        if not chunk:
             sys.exit(0)
-        out.append(line)
+        _inbuf += chunk
+    while b"\n" in _inbuf:
+        i = _inbuf.find(b"\n")
+        out.append(_inbuf[:i])
+        _inbuf = _inbuf[i + 1:]
     return out
 
 
