@@ -49,10 +49,8 @@ class Board:
         self.jump_over = bytes(over)
         self.jump_to = bytes(to)
         # Masks as compact arrays while they fit 16 bits (the chip's board); plain ints beyond.
-        if self.holes <= 16:
-            need, land = array.array("H"), array.array("H")
-        else:
-            need, land = [], []
+        need = array.array("H") if self.holes <= 16 else []  # type: array.array | list
+        land = array.array("H") if self.holes <= 16 else []  # type: array.array | list
         for a, b, t in zip(frm, over, to):
             need.append((1 << a) | (1 << b))
             land.append(1 << t)

@@ -4,6 +4,11 @@ simulator drive the very same code."""
 
 import sys
 
+try:
+    from typing import Any
+except ImportError:  # CircuitPython and MicroPython have no typing module
+    pass
+
 from pegcore.advisor import Advisor
 from pegcore.geometry import Board
 from pegcore.rules import MoveError, has_move, holes_of, popcount, validate_moves
@@ -48,7 +53,7 @@ class App:
         self.sensed = 0
         self.pending_lines = []
         self.settle_until = None
-        self.show = None          # the running show (hint, game over, demo, watch, selftest)
+        self.show = None  # type: Any  # the running show (hint, game over, demo, watch, selftest)
         self.show_kind = None
         self.guide = None         # remaining jumps of an uploaded solution being guided
         self.guide_step = 0
@@ -315,7 +320,7 @@ class App:
         try:
             fields = handler(req, now)
         except ProtocolError as e:
-            link.error(rid, e.code, e.message, getattr(e, "extra", None))
+            link.error(rid, e.code, e.message, e.extra)
             return
         link.reply(rid, fields or {})
 

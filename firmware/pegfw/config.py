@@ -18,7 +18,19 @@ class ConfigError(Exception):
 
 
 class Config:
-    pass
+    """The validated settings (defaults as documented in docs/architecture.md)."""
+    rows = 5
+    holes = 15
+    sensors = "gpio"
+    sensor_pins = []  # type: list[str]
+    sr_clock = sr_data = sr_latch = ""
+    active_low = True
+    pixel_pin = ""
+    pixel_order = "GRB"
+    button_pin = ""
+    brightness = 40
+    current_ma = 400
+    theme = "plain"
 
 
 def _get(getenv, key, default=None):

@@ -14,8 +14,10 @@ from pegfw.config import BLINK_PIN, ConfigError, load
 
 try:
     from watchdog import WatchDogMode
+
+    RESET_MODE = WatchDogMode.RESET
 except ImportError:  # a port without the watchdog module
-    WatchDogMode = None
+    RESET_MODE = None  # type: ignore[assignment]
 
 WATCHDOG_S = 4  # RP2040 allows up to ~8.3 s; the loop feeds it every pass
 
@@ -50,6 +52,7 @@ class Hardware:
         except AttributeError:
             pass
         pressed = not cfg.active_low
+        self.sensors = None  # type: keypad.Keys | keypad.ShiftRegisterKeys | None
         if cfg.sensors == "gpio":
             self.sensors = keypad.Keys([_pin(p) for p in cfg.sensor_pins], value_when_pressed=pressed,
                                        pull=True, interval=0.02, max_events=64)
@@ -70,9 +73,9 @@ class Hardware:
         self.nvm = microcontroller.nvm
         self.event = keypad.Event()
         self.watchdog = microcontroller.watchdog
-        if WatchDogMode is not None and self.watchdog is not None:
+        if RESET_MODE is not None and self.watchdog is not None:
             self.watchdog.timeout = WATCHDOG_S
-            self.watchdog.mode = WatchDogMode.RESET
+            self.watchdog.mode = RESET_MODE
 
     def show(self, frame):
         px = self.pixels
@@ -92,7 +95,7 @@ def error_pixels():
     """Best-effort pixels for a blink code when the settings are wrong: the configured pin if it
     exists, 15 pixels; None if even that fails."""
     try:
-        pin = getattr(board, os.getenv("PEGBOARD_PIXEL_PIN"))
+        pin = getattr(board, os.getenv("PEGBOARD_PIXEL_PIN") or "")
         return neopixel.NeoPixel(pin, 15, brightness=1.0, auto_write=False)
     except Exception:
         return None

@@ -18,6 +18,7 @@ class ProtocolError(Exception):
         self.code = code
         self.message = message
         self.rid = rid
+        self.extra = None  # more reply fields (e.g. the bad step of a move list)
 
 
 class Link:
@@ -44,7 +45,7 @@ class Link:
             return ()
         if not data:
             return ()
-        lines = []
+        lines = []  # type: list
         start = 0
         while True:
             nl = data.find(b"\n", start)

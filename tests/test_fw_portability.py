@@ -1,0 +1,67 @@
+"""The firmware tree stays portable to CircuitPython and MicroPython, keeps its hardware behind
+one seam, and type-checks against CircuitPython's own stubs."""
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+from conftest import ROOT
+
+FIRMWARE = ROOT / "firmware"
+HARDWARE_MODULES = {"board", "keypad", "neopixel", "usb_cdc", "microcontroller", "supervisor", "watchdog",
+                    "digitalio"}
+MISSING_ON_CHIP = re.compile(r"^\s*(from|import)\s+(dataclasses|enum|abc|functools)\b|\.bit_count\(|\.bit_length\(|"
+                             r"@dataclass|^(import typing|from typing import)", re.M)
+
+
+def sources():
+    return sorted(FIRMWARE.rglob("*.py"))
+
+
+def test_no_constructs_the_chip_lacks():
+    bad = []
+    for p in sources():
+        for n, line in enumerate(p.read_text().splitlines(), 1):
+            if MISSING_ON_CHIP.search(line):
+                bad.append("%s:%d: %s" % (p.relative_to(ROOT), n, line.strip()))
+    assert not bad, bad
+
+
+def test_typing_only_inside_try():
+    for p in sources():
+        lines = p.read_text().splitlines()
+        for n, line in enumerate(lines):
+            if re.match(r"\s+from typing import", line):
+                assert lines[n - 1].strip() == "try:", "%s:%d" % (p, n + 1)
+
+
+def test_no_float_literals_in_the_solver_core():
+    for name in ("solver.py", "rules.py", "geometry.py", "search.py", "hinttable.py", "memo.py", "advisor.py"):
+        code = "\n".join(line.split("#")[0] for line in (FIRMWARE / "pegcore" / name).read_text().splitlines())
+        code = re.sub(r'"""[\s\S]*?"""|"[^"\n]*"', "", code)
+        assert not re.search(r"\b\d+\.\d+\b|\d+e-?\d+", code), name
+
+
+def test_only_hardware_py_imports_hardware_modules():
+    importers = set()
+    for p in sources():
+        for m in re.finditer(r"^\s*(?:import|from)\s+([a-z_]+)", p.read_text(), re.M):
+            if m.group(1) in HARDWARE_MODULES:
+                importers.add(p.relative_to(FIRMWARE).as_posix())
+    assert importers == {"pegfw/hardware.py"}
+
+
+def test_mypy_against_circuitpython_stubs():
+    p = subprocess.run([sys.executable, "-m", "mypy", "--config-file", "mypy.ini"], cwd=ROOT, capture_output=True,
+                       text=True, timeout=600)
+    assert p.returncode == 0, p.stdout + p.stderr
+
+
+def test_every_firmware_module_compiles_in_micropython(micropython):
+    mods = [p.relative_to(FIRMWARE).with_suffix("").as_posix().replace("/", ".") for p in sources()
+            if p.parent.name in ("pegcore", "pegfw") and p.name != "hardware.py"]
+    script = "import sys\nsys.path.insert(0, 'firmware')\n" + "".join("import %s\n" % m for m in mods) + "print('ok')\n"
+    p = subprocess.run([micropython, "-X", "heapsize=256K", "-c", script], cwd=ROOT, capture_output=True, text=True,
+                       timeout=60)
+    assert p.stdout.strip() == "ok", p.stdout + p.stderr

@@ -1,0 +1,120 @@
+"""The board commands against the simulated board, solution files, deploy onto a fake drive, and
+clear errors for bad ports and files."""
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from pegboard.cli import main
+from pegboard.deploy import is_circuitpy
+from pegboard.sim import Simulator
+from pegboard.solution_file import SolutionError, check_solution, load_solution
+
+
+@pytest.fixture(scope="module")
+def sim():
+    with Simulator() as s:
+        s.control("fill", empty=4)
+        s.control("wait_idle")
+        yield s
+
+
+def cli(capsys, *argv):
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_state_and_hint(sim, capsys):
+    code, out, _ = cli(capsys, "state", "--port", sim.data_path)
+    assert code == 0 and "mode: play" in out and "empty at start: 4" in out
+    code, out, _ = cli(capsys, "state", "--port", sim.data_path, "--json")
+    assert json.loads(out)["empty_start"] == 4
+    code, out, _ = cli(capsys, "hint", "--port", sim.data_path)
+    assert code == 0 and out.startswith("hint: ") and "over" in out
+
+
+def test_demo_from_file_follows_every_step(sim, capsys, tmp_path):
+    f = tmp_path / "s.json"
+    f.write_text(json.dumps({"rows": 5, "empty": 1, "moves": [[4, 2, 1], [6, 5, 4], [1, 3, 6]]}))
+    code, out, _ = cli(capsys, "demo", str(f), "--port", sim.data_path, "--json")
+    lines = [json.loads(x) for x in out.splitlines()]
+    assert code == 0
+    assert [e["step"] for e in lines if e["event"] == "demo_step"] == [1, 2, 3]
+    assert lines[-1]["event"] == "demo_done"
+
+
+def test_guide_refuses_a_bad_file_before_touching_the_board(capsys, tmp_path):
+    f = tmp_path / "bad.json"
+    f.write_text(json.dumps({"rows": 5, "empty": 1, "moves": [[4, 2, 1], [4, 2, 1]]}))
+    code, _, err = cli(capsys, "guide", str(f), "--port", "/dev/null-no-such-port")
+    assert code == 2 and "move 2 [4, 2, 1]" in err
+
+
+@pytest.mark.parametrize("sol,needle", [
+    ([], "expected an object"), ({"rows": 9, "empty": 1, "moves": [[4, 2, 1]]}, "rows must be 4..8"),
+    ({"empty": 0, "moves": [[4, 2, 1]]}, "empty"), ({"empty": 1, "moves": []}, "non-empty"),
+    ({"empty": 1, "moves": [[1, 2, 3]]}, "not a jump"), ({"empty": 1, "moves": [[4, 2]]}, "[from, over, to]"),
+])
+def test_solution_file_errors(sol, needle):
+    with pytest.raises(SolutionError) as e:
+        check_solution(sol)
+    assert needle in str(e.value)
+
+
+def test_unreadable_solution_files(tmp_path):
+    with pytest.raises(SolutionError, match="cannot read"):
+        load_solution(tmp_path / "missing.json")
+    (tmp_path / "x.json").write_text("{not json")
+    with pytest.raises(SolutionError, match="not JSON"):
+        load_solution(tmp_path / "x.json")
+
+
+def test_bad_port_is_a_clear_error_not_a_traceback():
+    p = subprocess.run([sys.executable, "-m", "pegboard", "state", "--port", "/dev/no-such-board"],
+                       capture_output=True, text=True, timeout=30)
+    assert p.returncode == 1 and "cannot open /dev/no-such-board" in p.stderr and "Traceback" not in p.stderr
+
+
+def _fake_drive(tmp_path, name="CIRCUITPY"):
+    d = tmp_path / name
+    d.mkdir()
+    (d / "boot_out.txt").write_text("Adafruit CircuitPython 9.2.1 on 2024-11-20; Raspberry Pi Pico with rp2040\n")
+    return d
+
+
+def test_deploy_copies_firmware_and_keeps_settings(capsys, tmp_path):
+    d = _fake_drive(tmp_path)
+    (d / "settings.toml").write_text("# mine\n")
+    code, out, _ = cli(capsys, "deploy", "--drive", str(d))
+    assert code == 0
+    for rel in ("boot.py", "code.py", "pegcore/t5_hints.bin", "pegfw/app.py", "lib/neopixel.py",
+                "lib/adafruit_pixelbuf.py"):
+        assert (d / rel).exists(), rel
+    assert (d / "settings.toml").read_text() == "# mine\n"
+    assert not list(d.rglob("*.tmp"))
+    code, _, _ = cli(capsys, "deploy", "--drive", str(d), "--settings", "hardware/boards/feather-rp2040-gpio.toml")
+    assert "D4" in (d / "settings.toml").read_text()
+
+
+def test_deploy_refuses_what_is_not_a_circuitpy_drive(capsys, tmp_path):
+    plain = tmp_path / "USBSTICK"
+    plain.mkdir()
+    code, _, err = cli(capsys, "deploy", "--drive", str(plain))
+    assert code == 2 and "not a CIRCUITPY drive" in err
+    assert list(plain.iterdir()) == []
+    fake = tmp_path / "CIRCUITPY"
+    fake.mkdir()
+    (fake / "boot_out.txt").write_text("hello\n")
+    assert not is_circuitpy(fake)
+
+
+def test_every_command_has_help():
+    from pegboard.cli import build_parser
+
+    p = build_parser()
+    sub = next(a for a in p._actions if a.dest == "command")
+    for name, parser in sub.choices.items():
+        assert parser.format_help().startswith("usage: pegboard %s" % name)
