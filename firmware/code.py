@@ -1,4 +1,4 @@
 # pegboard firmware entry point (CircuitPython runs this after boot.py).
-from pegfw.app import main
+from pegfw.startup import main
 
 main()

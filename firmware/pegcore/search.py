@@ -2,7 +2,6 @@
 every try and every backtrack with a running step count. Poll it with next() from a main loop.
 """
 
-from pegcore.solver import finish_mask
 
 TRY = "try"
 BACK = "back"
@@ -18,7 +17,8 @@ def steps(board, mask, finish=None, memo=None):
     `memo` (a set-like of dead positions) skips branches already proven dead, as the classic
     solvers' "watch the algorithm" shows do once they have learnt something.
     """
-    fmask = finish_mask(board, finish)
+    # the finish rule, as pegcore.solver.finish_mask (not imported: the chip's heap is small)
+    fmask = board.full if finish is None else 1 << (board.check_hole(finish) - 1)
     need, land, flip = board.need, board.land, board.flip
     njumps = len(need)
     step = 0

@@ -5,31 +5,33 @@ simulator drive the very same code."""
 import sys
 
 try:
-    from typing import Any
+    from typing import Any  # noqa: F401 (used in type comments)
 except ImportError:  # CircuitPython and MicroPython have no typing module
     pass
 
 from pegcore.advisor import Advisor
 from pegcore.geometry import Board
-from pegcore.rules import MoveError, has_move, holes_of, popcount, validate_moves
-from pegfw import VERSION, colors, shows
+from pegcore.rules import holes_of, popcount
+from pegfw import colors, shows
 from pegfw.clock import ticks_diff
 from pegfw.lights import Limiter, base_frame
 from pegfw.protocol import Link, ProtocolError, parse_request
 from pegfw.store import Store
 from pegfw.tracker import Tracker
+from pegfw.commands import Commands
 
-PROTOCOL = 1
 LONG_PRESS_MS = 800
 SETTLE_MS = 60          # quiet time after a keypad reset before trusting the picture
 FRAME_MS = 20           # animate at most every 20 ms
 TABLE_PATH = "/pegcore/t5_hints.bin"
-CAPABILITIES = ["hint", "solve", "demo", "guide", "watch", "selftest", "stats", "theme", "brightness"]
 
 
 def _load_table(board, path):
+    import gc
+
     from pegcore import hinttable
 
+    gc.collect()  # the table wants a few KB in one piece: sweep the import-time garbage first
     for p in (path, path.lstrip("/")):
         t = hinttable.load(board, p)
         if t is not None:
@@ -37,7 +39,7 @@ def _load_table(board, path):
     return None
 
 
-class App:
+class App(Commands):
     def __init__(self, hw, cfg, table_path=TABLE_PATH, runtime=None):
         self.hw = hw
         self.cfg = cfg
@@ -324,159 +326,6 @@ class App:
             return
         link.reply(rid, fields or {})
 
-    def _mode(self):
-        if self.show_kind in ("demo", "watch"):
-            return "demo"
-        if self.guide is not None:
-            return "guide"
-        return self.tracker.mode
-
-    def cmd_info(self, req, now):
-        return {"firmware": VERSION, "protocol": PROTOCOL, "rows": self.board.rows, "holes": self.board.holes,
-                "runtime": self.runtime, "capabilities": CAPABILITIES, "hint_table": self.table is not None,
-                "sensors": self.cfg.sensors, "current_ma": self.limiter.budget_ma}
-
-    def cmd_state(self, req, now):
-        t = self.tracker
-        pos = t.position
-        return {"pegs": holes_of(t.sensed), "position": holes_of(pos), "empty_start": t.empty_start,
-                "mode": self._mode(), "moves": [self.board.move_of(j) for j in t.moves],
-                "solvable": self.advisor.hint(pos)[1] if t.mode != "setup" else None,
-                "lifted": t.lifted, "landing": holes_of(t.landing), "illegal": holes_of(t.bad),
-                "lights": [list(c) for c in (self.last_frame or [])], "ma": self.limiter.last_ma,
-                "brightness": self.limiter.brightness, "theme": self.theme,
-                "seq": self.link.seq, "dropped": self.link.dropped}
-
-    def cmd_hint(self, req, now):
-        move, ok, left = self._hint(now)
-        return {"move": move, "solvable": ok, "best_left": left}
-
-    def _finish_arg(self, req):
-        f = req.get("finish")
-        if f is None:
-            return None
-        if isinstance(f, bool) or not isinstance(f, int) or f < 1 or f > self.board.holes:
-            raise ProtocolError("bad_args", "finish must be a hole 1..%d" % self.board.holes)
-        return f
-
-    def cmd_solve(self, req, now):
-        finish = self._finish_arg(req)
-        pos = self.tracker.position
-        if finish is None:
-            jumps = self.advisor.solution(pos)
-            ok = popcount(pos) == 1 or (jumps and popcount(_after(self.board, pos, jumps)) == 1)
-        else:
-            from pegcore.solver import Solver
-
-            jumps = Solver(self.board, finish).solution(pos)
-            ok = jumps is not None
-        if not ok:
-            raise ProtocolError("not_solvable", "no solution from this position%s"
-                                % ("" if finish is None else " finishing in %d" % finish))
-        return {"moves": [self.board.move_of(j) for j in jumps]}
-
-    def _moves_arg(self, req, required, start=None):
-        moves = req.get("moves")
-        if moves is None:
-            if required:
-                raise ProtocolError("bad_args", "moves is required: a list of [from, over, to]")
-            return None
-        if not isinstance(moves, list) or len(moves) > 64:
-            raise ProtocolError("bad_args", "moves must be a list of at most 64 [from, over, to] moves")
-        try:
-            pos = self.tracker.position if start is None else start
-            _final, jumps = validate_moves(self.board, pos, moves)
-        except MoveError as e:
-            err = ProtocolError("illegal_move", "step %d: %s" % (e.step, e.why))
-            err.extra = {"step": e.step}
-            raise err
-        return jumps
-
-    def _not_busy(self):
-        if self.show_kind in ("demo", "watch", "selftest") or self.guide is not None:
-            raise ProtocolError("busy", "a %s is running: send stop first" % (self.show_kind or "guide"))
-        if self.tracker.mode in ("illegal", "setup"):
-            raise ProtocolError("busy", "the board is in %s mode: set the pegs right first" % self.tracker.mode)
-
-    def cmd_demo(self, req, now):
-        empty = req.get("empty")
-        start = None
-        if empty is not None:
-            if isinstance(empty, bool) or not isinstance(empty, int) or empty < 1 or empty > self.board.holes:
-                raise ProtocolError("bad_args", "empty must be a hole 1..%d" % self.board.holes)
-            start = self.board.full & ~(1 << (empty - 1))
-        jumps = self._moves_arg(req, False, start)
-        self._not_busy()
-        jumps = self._start_demo(jumps, now, start)
-        return {"moves": [self.board.move_of(j) for j in jumps]}
-
-    def cmd_guide(self, req, now):
-        jumps = self._moves_arg(req, True)
-        self._not_busy()
-        if not jumps:
-            raise ProtocolError("bad_args", "moves must not be empty")
-        self.guide = jumps
-        self.guide_step = 0
-        self.last_frame = None
-        return {"steps": len(jumps)}
-
-    def cmd_watch(self, req, now):
-        if self.show_kind == "watch" and req.get("step") is True and self.show.speed_ms == 0:
-            self.show.step()
-            return {"step": self.show.count + 1}
-        speed = req.get("speed", 150)
-        if req.get("step") is True:
-            speed = 0
-        if isinstance(speed, bool) or not isinstance(speed, int) or speed < 0 or speed > 10000:
-            raise ProtocolError("bad_args", "speed must be 0..10000 ms per step")
-        self._not_busy()
-        self._start_show("watch", shows.SolverShow(self.board, now, self.tracker.position, speed))
-        return {"speed": speed}
-
-    def cmd_stop(self, req, now):
-        was = self.show_kind or ("guide" if self.guide is not None else None)
-        if self.guide is not None:
-            self._guide_off("stopped")
-        self._stop_show()
-        return {"stopped": was}
-
-    def cmd_brightness(self, req, now):
-        v = req.get("value")
-        if v is not None:
-            if isinstance(v, bool) or not isinstance(v, int) or v < 1 or v > 100:
-                raise ProtocolError("bad_args", "value must be a percentage 1..100")
-            self.limiter.brightness = v
-            self.last_frame = None
-        return {"value": self.limiter.brightness}
-
-    def cmd_theme(self, req, now):
-        v = req.get("name")
-        if v is not None:
-            if v not in ("plain", "wooden"):
-                raise ProtocolError("bad_args", "name must be plain or wooden")
-            self.theme = v
-            self.last_frame = None
-        return {"name": self.theme}
-
-    def cmd_stats(self, req, now):
-        return self.store.as_dict()
-
-    def cmd_selftest(self, req, now):
-        secs = req.get("seconds", 10)
-        if isinstance(secs, bool) or not isinstance(secs, int) or secs < 1 or secs > 300:
-            raise ProtocolError("bad_args", "seconds must be 1..300")
-        if self.show_kind in ("demo", "watch"):
-            raise ProtocolError("busy", "a %s is running: send stop first" % self.show_kind)
-        self._start_show("selftest", shows.ChaseShow(self.board.holes, now))
-        self.selftest_until = now + secs * 1000
-        return {"seconds": secs, "pegs": holes_of(self.sensed), "pixels": self.board.holes}
-
-
-def _after(board, mask, jumps):
-    for j in jumps:
-        mask ^= board.flip[j]
-    return mask
-
 
 def _path(board, start, target, budget):
     """Jumps from start to target (bounded depth-first search), or None."""
@@ -513,44 +362,3 @@ def _path(board, start, target, budget):
     return None
 
 
-def main():
-    """code.py's entry: build the hardware from settings.toml and run; a bad setting gives a
-    console message and a blink code instead of a crash loop."""
-    from pegfw import config, hardware
-
-    try:
-        cfg = hardware.settings()
-        hw = hardware.Hardware(cfg)
-    except config.ConfigError as e:
-        print("pegboard: " + e.message)
-        _blink_forever(hardware, e.code, None)
-        return
-    try:
-        app = App(hw, cfg)
-    except ValueError as e:  # a damaged hint table file
-        print("pegboard: " + str(e))
-        _blink_forever(hardware, config.BLINK_TABLE, hw)
-        return
-    except Exception as e:
-        print("pegboard: cannot start:", repr(e))
-        _blink_forever(hardware, config.BLINK_CRASH, hw)
-        return
-    print("pegboard %s ready: %d holes, hint table %s" % (VERSION, app.board.holes, "loaded" if app.table else "absent"))
-    app.run()
-
-
-def _blink_forever(hardware, code, hw):
-    # the watchdog, if armed, stays fed: a blink code is an answer, not a crash loop
-    px = hw.pixels if hw is not None else hardware.error_pixels()
-    start = hardware.ticks_ms()
-    show = shows.ErrorBlink(15, code, start)
-    last = None
-    while True:
-        frame = show.frame(hardware.ticks_ms(), None)
-        if px is not None and frame != last:
-            for i in range(len(frame)):
-                px[i] = frame[i]
-            px.show()
-            last = frame
-        if hw is not None:
-            hw.feed()

@@ -3,7 +3,6 @@
 
 from pegfw import colors
 from pegfw.clock import ticks_diff
-from pegcore import search
 
 
 def _paint(base, board, jump, c_from, c_over, c_to):
@@ -96,6 +95,9 @@ class SolverShow:
     speed_ms = 0 it advances only on step() (the button); otherwise one step per speed_ms."""
 
     def __init__(self, board, start, mask, speed_ms=150, max_steps=100000):
+        from pegcore import search  # only when a show runs: saves the idle board's heap
+
+        self.search = search
         self.board, self.speed_ms = board, speed_ms
         self.steps = search.steps(board, mask)
         self.next_at = start
@@ -114,7 +116,7 @@ class SolverShow:
         try:
             self.kind, self.jump, self.mask, self.count = next(self.steps)
         except StopIteration:
-            self.kind = search.EXHAUSTED
+            self.kind = self.search.EXHAUSTED
 
     def frame(self, now, base):
         if self.finished_at is not None:
@@ -123,22 +125,22 @@ class SolverShow:
             while ticks_diff(now, self.next_at) >= 0:
                 self._advance()
                 self.next_at += self.speed_ms
-                if self.kind in (search.SOLVED, search.EXHAUSTED):
+                if self.kind in (self.search.SOLVED, self.search.EXHAUSTED):
                     break
         while self._pending:
             self._pending -= 1
             self._advance()
-        if self.kind in (search.SOLVED, search.EXHAUSTED) or self.count >= self.max_steps:
+        if self.kind in (self.search.SOLVED, self.search.EXHAUSTED) or self.count >= self.max_steps:
             self.finished_at = now
         return self._picture()
 
     def _picture(self):
         m = self.mask
         out = [colors.PEG if m >> i & 1 else colors.EMPTY for i in range(self.board.holes)]
-        if self.jump >= 0 and self.kind in (search.TRY, search.BACK):
-            c = colors.TRY if self.kind == search.TRY else colors.BACK
-            out[self.board.jump_to[self.jump] if self.kind == search.TRY else self.board.jump_from[self.jump]] = c
-        if self.kind == search.SOLVED:
+        if self.jump >= 0 and self.kind in (self.search.TRY, self.search.BACK):
+            c = colors.TRY if self.kind == self.search.TRY else colors.BACK
+            out[self.board.jump_to[self.jump] if self.kind == self.search.TRY else self.board.jump_from[self.jump]] = c
+        if self.kind == self.search.SOLVED:
             out = [colors.LANDING if c == colors.PEG else c for c in out]
         return out
 

@@ -1,0 +1,36 @@
+"""Firmware figures measured in the MicroPython VM (fake hardware objects, the real App), with the
+RP2040 estimate at 230x (bench/util.py says where the factor comes from)."""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+from typing import Any
+
+from bench.util import RP2040_FACTOR, figure
+from bench.core import _micropython
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def run() -> dict[str, Any]:
+    p = subprocess.run([_micropython(), "-X", "heapsize=192K", "bench/mp/firmware_bench.py"], cwd=ROOT,
+                       capture_output=True, text=True, timeout=300)
+    if p.returncode != 0:
+        raise RuntimeError("firmware bench failed: " + p.stdout + p.stderr)
+    v = {k: int(x) for k, x in (line.split() for line in p.stdout.splitlines())}
+    est = lambda us: round(us * RP2040_FACTOR / 1000, 2)  # noqa: E731
+    vm = "micropython unix (64-bit)"
+    return {
+        "idle_loop_pass": figure(v["idle_us"] * RP2040_FACTOR / 1000, "ms (RP2040 estimate)", 5, measured_us=v["idle_us"],
+                                 p99_rp2040_estimate_ms=est(v["idle_p99_us"]), vm=vm),
+        "sensor_event_to_lights": figure(v["sensor_us"] * RP2040_FACTOR / 1000, "ms (RP2040 estimate)", None,
+                                         measured_us=v["sensor_us"], vm=vm),
+        "button_to_hint_lights": figure(v["hint_us"] * RP2040_FACTOR / 1000, "ms (RP2040 estimate)", 5,
+                                        measured_us=v["hint_us"], vm=vm),
+        "boot_to_ready": figure(v["boot_ms"] * RP2040_FACTOR, "ms (RP2040 estimate)", None, measured_ms=v["boot_ms"],
+                                note="imports compiled from source; .mpy files would load faster"),
+        "heap_after_boot": figure(v["heap_boot"], "bytes", None, vm=vm),
+        "heap_peak_game_and_demo": figure(v["heap_peak"], "bytes", 48 * 1024, vm=vm,
+                                          note="live heap after gc, 64-bit pointers: a 32-bit chip needs less"),
+    }

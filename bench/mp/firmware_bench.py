@@ -1,0 +1,168 @@
+# Runs in the MicroPython VM: the real App with plain fake hardware objects. Prints figures:
+# boot_ms, idle_us (median loop pass), sensor_us and hint_us (the pass that turns a sensor or
+# button event into lights), heap after boot and peak live heap during a game and a demo.
+import sys
+import gc
+import time
+sys.path.insert(0, "firmware")
+t_boot = time.ticks_us()
+gc.collect()
+base = gc.mem_alloc()
+from pegfw.app import App
+from pegfw import config
+
+
+class Ev:
+    key_number = 0
+    pressed = False
+    released = True
+    timestamp = 0
+
+
+class Q:
+    def __init__(self):
+        self.items = []
+        self.overflowed = False
+
+    def get_into(self, ev):
+        if not self.items:
+            return False
+        ev.key_number, ev.pressed = self.items.pop(0)
+        ev.released = not ev.pressed
+        return True
+
+    def clear(self):
+        self.items = []
+
+
+class Keys:
+    def __init__(self):
+        self.events = Q()
+        self.state = 0
+
+    def set(self, mask, n):
+        ch = mask ^ self.state
+        for k in range(n):
+            if ch >> k & 1:
+                self.events.items.append((k, bool(mask >> k & 1)))
+        self.state = mask
+
+    def reset(self):
+        for k in range(15):
+            if self.state >> k & 1:
+                self.events.items.append((k, True))
+
+
+class Ser:
+    in_waiting = 0
+    connected = True
+
+    def read(self, n):
+        return b""
+
+    def write(self, b):
+        return len(b)
+
+
+class HW:
+    def __init__(self):
+        self.now = 1000
+        self.sensors = Keys()
+        self.button = Keys()
+        self.serial = Ser()
+        self.nvm = bytearray(4096)
+        self.event = Ev()
+        self.shown = 0
+
+    def ticks_ms(self):
+        return self.now
+
+    def show(self, frame):
+        self.shown += 1
+
+    def feed(self):
+        pass
+
+
+S = {"PEGBOARD_SENSOR_PINS": ",".join(["GP%d" % i for i in range(15)]), "PEGBOARD_PIXEL_PIN": "GP16",
+     "PEGBOARD_BUTTON_PIN": "GP15"}
+cfg = config.load(S.get)
+hw = HW()
+app = App(hw, cfg, table_path="firmware/pegcore/t5_hints.bin")
+boot_us = time.ticks_diff(time.ticks_us(), t_boot)
+gc.collect()
+heap_boot = gc.mem_alloc() - base
+peak = [heap_boot]
+
+
+def sample():
+    gc.collect()
+    h = gc.mem_alloc() - base
+    if h > peak[0]:
+        peak[0] = h
+
+
+def advance(ms):
+    for _ in range(ms // 5):
+        hw.now += 5
+        app.step()
+
+
+def timed_pass():
+    hw.now += 5
+    t = time.ticks_us()
+    app.step()
+    return time.ticks_diff(time.ticks_us(), t)
+
+
+full = (1 << 15) - 1
+hw.sensors.set(full & ~1, 15)
+advance(200)
+sample()
+# idle passes
+idle = []
+for _ in range(2000):
+    idle.append(timed_pass())
+idle.sort()
+# sensor event -> lights: lift 4 (lights its landing hole)
+sens = []
+hint = []
+for k in range(25):
+    hw.sensors.set(hw.sensors.state ^ (1 << 3), 15)
+    sens.append(timed_pass())
+    advance(40)
+    # button release -> hint lights (press first, release is what triggers a short-press hint)
+    hw.button.set(1, 1)
+    advance(20)
+    hw.button.set(0, 1)
+    hint.append(timed_pass())
+    advance(20)
+    sample()
+sens.sort()
+hint.sort()
+# a whole game by sensors, then a demo from a new game, sampling the live heap
+b = app.board
+mask = full & ~1
+hw.sensors.set(mask, 15)
+advance(100)
+for j in app.advisor.solution(mask):
+    for bit in (b.jump_from[j], b.jump_over[j], b.jump_to[j]):
+        mask ^= 1 << bit
+        hw.sensors.set(mask, 15)
+        advance(30)
+    sample()
+hw.sensors.set(full & ~1, 15)
+advance(100)
+hw.button.set(1, 1)
+advance(900)
+hw.button.set(0, 1)
+for _ in range(20):
+    advance(800)
+    sample()
+print("boot_ms", boot_us // 1000)
+print("idle_us", idle[len(idle) // 2])
+print("idle_p99_us", idle[len(idle) * 99 // 100])
+print("sensor_us", sens[len(sens) // 2])
+print("hint_us", hint[len(hint) // 2])
+print("heap_boot", heap_boot)
+print("heap_peak", peak[0])
