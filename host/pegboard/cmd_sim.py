@@ -18,7 +18,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--firmware", default=None, help="firmware folder (default: the project's firmware/)")
     p.add_argument("--settings", default=None, help="settings.toml to use (default: the firmware's)")
     p.add_argument("--runtime", choices=["cpython", "micropython"], default="cpython")
-    p.add_argument("--heap", default="192K", help="MicroPython heap size (default 192K)")
+    p.add_argument("--heap", default="256K",
+                   help="MicroPython heap size (default 256K: the VM's 64-bit objects take about twice "
+                        "the RP2040's room, and the fakes and their link need ~30 KB)")
     p.add_argument("--link", metavar="PATH", help="keep a symlink to the data port here, re-pointed after replug")
     p.add_argument("--console", action="store_true", help="echo the firmware's console output to stderr")
     p.set_defaults(func=run)

@@ -68,7 +68,7 @@ class Simulator:
     `control_path` the virtual hand, `control(cmd, **args)` a shortcut to it."""
 
     def __init__(self, firmware: str | Path = DEFAULT_FIRMWARE, settings: str | Path | None = None,
-                 runtime: str = "cpython", heap: str = "192K", link: str | None = None,
+                 runtime: str = "cpython", heap: str = "256K", link: str | None = None,
                  board: str | None = None, console: bool = False) -> None:
         if runtime not in ("cpython", "micropython"):
             raise SimError("runtime must be cpython or micropython")
