@@ -26,7 +26,8 @@ class Commands:
     def cmd_info(self, req, now):
         return {"firmware": VERSION, "protocol": PROTOCOL, "rows": self.board.rows, "holes": self.board.holes,
                 "runtime": self.runtime, "capabilities": CAPABILITIES, "hint_table": self.table is not None,
-                "sensors": self.cfg.sensors, "current_ma": self.limiter.budget_ma}
+                "sensors": self.cfg.sensors, "current_ma": self.limiter.budget_ma,
+                "loops": self.loops, "errors": self.errors, "overflows": self.overflows}
 
     def cmd_state(self, req, now):
         t = self.tracker
