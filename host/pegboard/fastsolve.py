@@ -20,58 +20,73 @@ def _jump_arrays(board: Board) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return need, land, need | land
 
 
+def _legal(layer: np.ndarray, need: np.ndarray, land: np.ndarray) -> np.ndarray:
+    """(positions x jumps) table of which jumps are legal where: one array op for all jumps."""
+    col = layer[:, None]
+    return ((col & need) == need) & ((col & land) == 0)
+
+
+def _step(board: Board, layer: np.ndarray, need: np.ndarray, land: np.ndarray, flip: np.ndarray
+          ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The next layer (sorted unique), and the edges to it: for every legal jump, the row of
+    its position in `layer` and the index of its child in the next layer."""
+    rows, cols = np.nonzero(_legal(layer, need, land))
+    kids = layer[rows] ^ flip[cols]
+    if kids.size == 0:
+        empty = np.empty(0, dtype=np.uint64)
+        return empty, rows, rows
+    if board.holes <= 24:
+        # dedupe through a flag per possible mask: linear, unlike sorting (2**21 flags on T6),
+        # and the running count of flags numbers the children at the same time
+        seen = np.zeros(1 << board.holes, dtype=bool)
+        seen[kids] = True
+        nxt = np.flatnonzero(seen).astype(np.uint64)
+        number = np.cumsum(seen, dtype=np.int64) - 1
+        return nxt, rows, number[kids]
+    nxt, idx = np.unique(kids, return_inverse=True)
+    return nxt, rows, idx
+
+
 def children(board: Board, layer: np.ndarray) -> np.ndarray:
     """Sorted unique positions one jump after any position of `layer`."""
-    need, land, flip = _jump_arrays(board)
-    parts = []
-    for n, l, f in zip(need, land, flip):
-        ok = ((layer & n) == n) & ((layer & l) == 0)
-        if ok.any():
-            parts.append(layer[ok] ^ f)
-    if not parts:
-        return np.empty(0, dtype=np.uint64)
-    if board.holes <= 24:
-        # dedupe through a flag per possible mask: linear, unlike sorting (2**21 flags on T6)
-        seen = np.zeros(1 << board.holes, dtype=bool)
-        for part in parts:
-            seen[part] = True
-        return np.flatnonzero(seen).astype(np.uint64)
-    return np.unique(np.concatenate(parts))
+    return _step(board, layer, *_jump_arrays(board))[0]
 
 
-def reachable_layers(board: Board, starts: list[int], progress: Progress | None = None) -> list[np.ndarray]:
+def reachable_layers(board: Board, starts: list[int], progress: Progress | None = None
+                     ) -> tuple[list[np.ndarray], list[tuple[np.ndarray, np.ndarray]]]:
     """Layers of positions reachable from the `starts` (1-based empty holes), first layer = the
-    starts themselves, each a sorted uint64 array, down to the last non-empty layer."""
-    layer = np.unique(np.array([start_mask(board, e) for e in starts], dtype=np.uint64))
-    layers = [layer]
-    total = board.holes - 2
-    while True:
-        nxt = children(board, layers[-1])
-        if progress:
-            progress(len(layers), total)
-        if nxt.size == 0:
-            return layers
-        layers.append(nxt)
-
-
-def count_layers(board: Board, layers: list[np.ndarray], finish: int | None = None) -> list[np.ndarray]:
-    """Solutions from every position of every layer (same shapes as `layers`), counted backward.
-    uint64 on boards up to 21 holes; Python ints (object arrays) beyond, so nothing overflows."""
+    starts themselves, each a sorted uint64 array, and the jump edges between layers."""
     need, land, flip = _jump_arrays(board)
-    dtype = np.uint64 if board.holes <= 21 else object
-    fmask = board.full if finish is None else 1 << (finish - 1)
-    counts: list[np.ndarray] = [np.zeros(0, dtype=dtype)] * len(layers)
+    layers = [np.unique(np.array([start_mask(board, e) for e in starts], dtype=np.uint64))]
+    edges = []
+    while True:
+        nxt, rows, idx = _step(board, layers[-1], need, land, flip)
+        if progress:
+            progress(len(layers), board.holes - 2)
+        if nxt.size == 0:
+            return layers, edges
+        layers.append(nxt)
+        edges.append((rows, idx))
+
+
+def count_layers(board: Board, layers: list[np.ndarray], edges: list[tuple[np.ndarray, np.ndarray]],
+                 finish: int | None = None) -> list[np.ndarray]:
+    """Solutions from every position of every layer (same shapes as `layers`), counted backward.
+    float64 sums while exact (< 2**53), Python ints beyond, so nothing overflows."""
+    fmask = np.uint64(board.full if finish is None else 1 << (finish - 1))
+    counts: list[np.ndarray] = [np.zeros(0)] * len(layers)
     for k in range(len(layers) - 1, -1, -1):
         layer = layers[k]
         single = (layer & (layer - np.uint64(1))) == 0
-        c = np.where(single & ((layer & np.uint64(fmask)) != 0), 1, 0).astype(dtype)
-        if k + 1 < len(layers):
-            below, below_counts = layers[k + 1], counts[k + 1]
-            for n, l, f in zip(need, land, flip):
-                ok = np.nonzero(((layer & n) == n) & ((layer & l) == 0))[0]
-                if ok.size:
-                    idx = np.searchsorted(below, layer[ok] ^ f)
-                    c[ok] += below_counts[idx]
+        c = (single & ((layer & fmask) != 0)).astype(np.float64)
+        if k < len(edges):
+            rows, idx = edges[k]
+            below = counts[k + 1]
+            if below.dtype == object or (below.size and below.max() * len(board.need) >= 2.0 ** 52):
+                c = c.astype(object)
+                np.add.at(c, rows, below.astype(object)[idx])
+            else:
+                c += np.bincount(rows, weights=below[idx], minlength=layer.size)
         counts[k] = c
     return counts
 
@@ -79,8 +94,8 @@ def count_layers(board: Board, layers: list[np.ndarray], finish: int | None = No
 def count_all(board: Board, empties: list[int], finish: int | None = None,
               progress: Progress | None = None) -> dict[int, int]:
     """{empty hole: number of solutions} for each start, finishing in `finish` (or anywhere)."""
-    layers = reachable_layers(board, empties, progress)
-    counts = count_layers(board, layers, finish)
+    layers, edges = reachable_layers(board, empties, progress)
+    counts = count_layers(board, layers, edges, finish)
     first, first_counts = layers[0], counts[0]
     out = {}
     for e in empties:
