@@ -63,6 +63,8 @@ class App(Commands):
         self.press_swallowed = False
         self.last_frame = None
         self.next_frame = 0
+        self._base_key = None
+        self._base = None
         self.selftest_until = None
         self.overflows = 0
         self.errors = 0
@@ -196,13 +198,12 @@ class App(Commands):
             elif self.press_at is not None:
                 held = ticks_diff(now, self.press_at)
                 self.press_at = None
+                if not self.press_swallowed:
+                    if held >= LONG_PRESS_MS:
+                        self._start_demo(None, now)
+                    else:
+                        self._hint(now)  # lights before the event's JSON
                 self.link.event("button", {"pressed": False, "ms": held})
-                if self.press_swallowed:
-                    continue
-                if held >= LONG_PRESS_MS:
-                    self._start_demo(None, now)
-                else:
-                    self._hint(now)
         if keys.events.overflowed:
             keys.events.clear()
 
@@ -210,8 +211,9 @@ class App(Commands):
     def _hint(self, now):
         pos = self.tracker.position
         j, ok, left = self.advisor.hint(pos)
-        move = self.board.move_of(j) if j >= 0 else None
         self._start_show("hint", shows.HintShow(self.board, now, j, ok))
+        self._draw(now)  # lights first: the player is waiting; the host can wait a pass
+        move = self.board.move_of(j) if j >= 0 else None
         self.link.event("hint", {"move": move, "solvable": ok, "best_left": left})
         return move, ok, left
 
@@ -238,8 +240,14 @@ class App(Commands):
 
     # -- lights ------------------------------------------------------------------------------
     def _frame(self, now):
-        base = base_frame(self.board, self.tracker, self.theme)
+        t = self.tracker
+        key = (t.sensed, t.bad, t.pending, t.landing, t.mode, self.theme)
+        if key != self._base_key:  # the steady picture only changes with the pegs
+            self._base_key = key
+            self._base = base_frame(self.board, t, self.theme)
+        base = self._base
         if self.guide and self.tracker.mode == "play" and self.tracker.sensed == self.tracker.position:
+            base = list(base)
             j = self.guide[0]
             base[self.board.jump_from[j]] = colors.HINT_FROM
             base[self.board.jump_over[j]] = colors.HINT_OVER

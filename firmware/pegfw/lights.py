@@ -18,18 +18,34 @@ class Limiter:
 
     def __init__(self, budget_ma, brightness=100, ma_per_channel=MA_PER_CHANNEL):
         self.budget_ma = budget_ma
-        self.brightness = brightness
+        self._brightness = brightness
         self.ma_per_channel = ma_per_channel
         self.last_ma = 0
+        self._scaled = {}  # colour -> (colour at this brightness, its channel sum): few colours recur
+
+    @property
+    def brightness(self):
+        return self._brightness
+
+    @brightness.setter
+    def brightness(self, pct):
+        self._brightness = pct
+        self._scaled = {}
 
     def limit(self, frame):
-        pct = self.brightness
+        pct = self._brightness
+        cache = self._scaled
         out = []
         total = 0
-        for r, g, b in frame:
-            r, g, b = r * pct // 100, g * pct // 100, b * pct // 100
-            out.append((r, g, b))
-            total += r + g + b
+        for c in frame:
+            got = cache.get(c)
+            if got is None:
+                s = (c[0] * pct // 100, c[1] * pct // 100, c[2] * pct // 100)
+                got = (s, s[0] + s[1] + s[2])
+                if len(cache) < 64:  # rainbows make many colours: keep the cache small
+                    cache[c] = got
+            out.append(got[0])
+            total += got[1]
         # channel-sum allowed by the budget (floor: stay under, never over)
         allowed = self.budget_ma * 255 // self.ma_per_channel
         if total > allowed:
