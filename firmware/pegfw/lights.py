@@ -42,7 +42,7 @@ class Limiter:
             if got is None:
                 s = (c[0] * pct // 100, c[1] * pct // 100, c[2] * pct // 100)
                 got = (s, s[0] + s[1] + s[2])
-                if len(cache) < 64:  # rainbows make many colours: keep the cache small
+                if len(cache) < 24:  # rainbows make many colours: keep the cache small
                     cache[c] = got
             out.append(got[0])
             total += got[1]
