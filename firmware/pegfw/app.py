@@ -64,7 +64,7 @@ class App(Commands):
         self.last_frame = None
         self.next_frame = 0
         self._base_key = None
-        self._base = None
+        self._base = []  # type: list
         self.selftest_until = None
         self.overflows = 0
         self.errors = 0
