@@ -229,9 +229,9 @@ class App(Commands):
         self.show_kind = kind
         self.last_frame = None
 
-    def _stop_show(self):
+    def _stop_show(self, stopped=True):
         if self.show_kind == "demo":
-            self.link.event("demo_done", {"stopped": True})
+            self.link.event("demo_done", {"stopped": stopped})
         if self.show_kind == "selftest":
             self.selftest_until = None
         self.show = None
@@ -246,12 +246,9 @@ class App(Commands):
             self._base_key = key
             self._base = base_frame(self.board, t, self.theme)
         base = self._base
-        if self.guide and self.tracker.mode == "play" and self.tracker.sensed == self.tracker.position:
-            base = list(base)
-            j = self.guide[0]
-            base[self.board.jump_from[j]] = colors.HINT_FROM
-            base[self.board.jump_over[j]] = colors.HINT_OVER
-            base[self.board.jump_to[j]] = colors.HINT_TO
+        if self.guide and t.mode == "play" and t.sensed == t.position:
+            base = shows.paint_jump(base, self.board, self.guide[0], colors.HINT_FROM, colors.HINT_OVER,
+                                    colors.HINT_TO)
         if self.show is None:
             return base
         frame = self.show.frame(now, base)
@@ -259,12 +256,7 @@ class App(Commands):
             for k in self.show.take_steps():
                 self.link.event("demo_step", {"step": k + 1, "move": self.board.move_of(self.show.jumps[k])})
         if frame is None:
-            if self.show_kind == "demo":
-                self.link.event("demo_done", {"stopped": False})
-            if self.show_kind == "selftest":
-                self.selftest_until = None
-            self.show = None
-            self.show_kind = None
+            self._stop_show(stopped=False)
             return base
         return frame
 

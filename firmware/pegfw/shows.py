@@ -5,7 +5,7 @@ from pegfw import colors
 from pegfw.clock import ticks_diff
 
 
-def _paint(base, board, jump, c_from, c_over, c_to):
+def paint_jump(base, board, jump, c_from, c_over, c_to):
     out = list(base)
     out[board.jump_from[jump]] = c_from
     out[board.jump_over[jump]] = c_over
@@ -31,7 +31,7 @@ class HintShow:
             return [colors.LOST if c != colors.EMPTY else c for c in base]
         if self.jump < 0:
             return [colors.LOST if (t // 400) % 2 else c for c in base]
-        return _paint(base, self.board, self.jump, colors.HINT_FROM, colors.HINT_OVER, colors.HINT_TO)
+        return paint_jump(base, self.board, self.jump, colors.HINT_FROM, colors.HINT_OVER, colors.HINT_TO)
 
 
 class GameOverShow:
@@ -86,7 +86,7 @@ class DemoShow:
         m = self._mask_after(self.done_steps)
         out = [colors.DEMO if m >> i & 1 else colors.EMPTY for i in range(self.board.holes)]
         if k < len(self.jumps) and t % self.step_ms < self.step_ms * 2 // 3:
-            out = _paint(out, self.board, self.jumps[k], colors.HINT_FROM, colors.HINT_OVER, colors.HINT_TO)
+            out = paint_jump(out, self.board, self.jumps[k], colors.HINT_FROM, colors.HINT_OVER, colors.HINT_TO)
         return out
 
 

@@ -8,7 +8,7 @@ picture makes sense again. Filling all holes but one starts a new game. Events a
 first item is the protocol event name.
 """
 
-from pegcore.rules import has_move, popcount, verdict
+from pegcore.rules import has_move, holes_of, popcount, verdict
 
 
 def _lowest_hole(mask):
@@ -157,14 +157,7 @@ class Tracker:
         if self.mode != "illegal" or bad != self.bad:
             self.mode = "illegal"
             self.bad = bad
-            holes = []
-            h = 1
-            while bad:
-                if bad & 1:
-                    holes.append(h)
-                bad >>= 1
-                h += 1
-            events.append(("illegal", holes))
+            events.append(("illegal", holes_of(bad)))
 
     def _explained(self, s):
         """True if s is the position, a jump in progress, an undo in progress, or only has pegs
