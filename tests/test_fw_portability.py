@@ -4,7 +4,6 @@ one seam, and type-checks against CircuitPython's own stubs."""
 import re
 import subprocess
 import sys
-from pathlib import Path
 
 from conftest import ROOT
 

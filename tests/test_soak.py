@@ -6,7 +6,7 @@ import random
 
 import pytest
 from fakehw import make_app, run
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
 
 from pegcore.geometry import Board, start_mask
 from pegcore.rules import legal_jumps

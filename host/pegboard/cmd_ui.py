@@ -83,7 +83,6 @@ def _scripted_show(sim, board: Board) -> int:
     while True:
         for e in board.poll(0.5):
             if e.get("event") == "demo_step":
-                st = board.request("state")
                 px = sim.control("pixels")
                 print("%2d. %s   (LEDs %d mA)" % (e["step"], move_text(e["move"]), px["ma"]))
                 print(_demo_frame(px["pixels"]) + "\n", flush=True)
