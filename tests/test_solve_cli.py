@@ -86,7 +86,8 @@ def test_unsolvable_board_exits_1(capsys):
     (["--empty", "5", "--finish", "1"], "no solution from hole 5 finishing in 1"),
     (["--rows", "x"], "invalid int value"),
     (["--count", "--all"], "not allowed with"),
-    (["--empty", "all", "--svg", "x.svg"], "--svg draws one solution"),
+    (["--empty", "all", "--svg", "x.svg"], "--svg/--gif draw one solution"),
+    (["--empty", "1", "--gif", "/no/such/dir/x.gif"], "cannot write /no/such/dir/x.gif"),
 ])
 def test_bad_input_exits_2_with_a_message(argv, needle):
     # a real process: no traceback may reach the user
@@ -94,3 +95,12 @@ def test_bad_input_exits_2_with_a_message(argv, needle):
     assert p.returncode == 2
     assert needle in p.stderr
     assert "Traceback" not in p.stderr
+
+
+def test_gif_has_a_frame_per_step(capsys, tmp_path):
+    from PIL import Image
+
+    path = tmp_path / "s.gif"
+    code, _, _ = run(capsys, "solve", "--empty", "5", "--gif", str(path))
+    img = Image.open(path)
+    assert code == 0 and img.n_frames == 14

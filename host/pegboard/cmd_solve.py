@@ -30,6 +30,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                       help="a solution with the fewest moves (a run of jumps by one peg is one move)")
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.add_argument("--svg", metavar="FILE", help="also draw the solution step by step into an SVG file")
+    p.add_argument("--gif", metavar="FILE", help="also animate the solution into a GIF file")
     p.set_defaults(func=run)
 
 
@@ -50,8 +51,8 @@ def _parse(args: argparse.Namespace) -> tuple[Board, list[int]]:
             board.check_hole(args.finish)
         except ValueError as e:
             raise UsageError("--finish: %s" % e) from None
-    if args.svg and (args.count or args.all or args.empty == "all"):
-        raise UsageError("--svg draws one solution: use it with a single --empty and no --count/--all")
+    if (args.svg or args.gif) and (args.count or args.all or args.empty == "all"):
+        raise UsageError("--svg/--gif draw one solution: use them with a single --empty and no --count/--all")
     return board, empties
 
 
@@ -169,8 +170,18 @@ def _solve(board: Board, empties: list[int], args: argparse.Namespace) -> int:
         if args.svg:
             from pegboard.picture import solution_svg
 
-            with open(args.svg, "w", encoding="utf-8") as f:
-                f.write(solution_svg(board, start, jumps))
+            try:
+                with open(args.svg, "w", encoding="utf-8") as f:
+                    f.write(solution_svg(board, start, jumps))
+            except OSError as e:
+                raise UsageError("cannot write %s: %s" % (args.svg, e.strerror)) from None
+        if args.gif:
+            from pegboard.picture import solution_gif
+
+            try:
+                solution_gif(board, start, jumps, args.gif)
+            except OSError as e:
+                raise UsageError("cannot write %s: %s" % (args.gif, e)) from None
     return status
 
 

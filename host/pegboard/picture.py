@@ -44,3 +44,36 @@ def solution_svg(board: Board, start: int, jumps: list[int], per_row: int = 5) -
                        % (h, ox + x, oy + y, color))
     out.append("</svg>")
     return "\n".join(out) + "\n"
+
+
+def solution_gif(board: Board, start: int, jumps: list[int], path: str, frame_ms: int = 800) -> int:
+    """An animated GIF: the start, then the board after each jump (the jump's holes lit).
+    Returns the number of frames."""
+    from PIL import Image, ImageDraw
+
+    pitch, r = 40, 14
+    w = board.rows * pitch + 20
+    h = int(board.rows * pitch * 0.866) + 50
+    frames = []
+    m = start
+    steps = [-1] + list(jumps)
+    for k, j in enumerate(steps):
+        if j >= 0:
+            m ^= board.flip[j]
+        img = Image.new("RGB", (w, h), (250, 245, 235))
+        d = ImageDraw.Draw(img)
+        d.text((8, 6), "start" if j < 0 else "%d. %d -> %d over %d" % (k, board.jump_from[j] + 1,
+                                                                       board.jump_to[j] + 1, board.jump_over[j] + 1),
+               fill=(0, 0, 0))
+        for hole in range(1, board.holes + 1):
+            x, y = _hole_xy(board, hole, pitch)
+            x, y = x + 10 + pitch / 2, y + 40
+            color = (139, 69, 19) if m >> (hole - 1) & 1 else (225, 215, 195)
+            if j >= 0 and hole - 1 == board.jump_to[j]:
+                color = (46, 139, 87)
+            elif j >= 0 and hole - 1 in (board.jump_from[j], board.jump_over[j]):
+                color = (255, 215, 168)
+            d.ellipse((x - r, y - r, x + r, y + r), fill=color, outline=(80, 80, 80))
+        frames.append(img)
+    frames[0].save(path, save_all=True, append_images=frames[1:], duration=frame_ms, loop=0)
+    return len(frames)
