@@ -22,7 +22,8 @@ def run() -> dict[str, Any]:
     est = lambda us: round(us * RP2040_FACTOR / 1000, 2)  # noqa: E731
     vm = "micropython unix (64-bit)"
     return {
-        "idle_loop_pass": figure(v["idle_us"] * RP2040_FACTOR / 1000, "ms (RP2040 estimate)", 5, measured_us=v["idle_us"],
+        "idle_loop_pass": figure(v["idle_us"] * RP2040_FACTOR / 1000, "ms (RP2040 estimate)", 5,
+                                 measured_us=v["idle_us"],
                                  p99_rp2040_estimate_ms=est(v["idle_p99_us"]), vm=vm),
         "sensor_event_to_lights": figure(v["sensor_us"] * RP2040_FACTOR / 1000, "ms (RP2040 estimate)", None,
                                          measured_us=v["sensor_us"], vm=vm),

@@ -57,8 +57,8 @@ class Board:
         self.need = need
         self.land = land
         flip = array.array("H") if self.holes <= 16 else []
-        for n, l in zip(need, land):
-            flip.append(n | l)
+        for n, t in zip(need, land):
+            flip.append(n | t)
         self.flip = flip
 
     def jump_count(self):

@@ -27,7 +27,8 @@ def main():
         print("pegboard: cannot start:", repr(e))
         _blink_forever(hardware, config.BLINK_CRASH, hw)
         return
-    print("pegboard %s ready: %d holes, hint table %s" % (VERSION, app.board.holes, "loaded" if app.table else "absent"))
+    table = "loaded" if app.table else "absent"
+    print("pegboard %s ready: %d holes, hint table %s" % (VERSION, app.board.holes, table))
     app.run()
 
 

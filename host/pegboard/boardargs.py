@@ -23,7 +23,7 @@ def connect(args: argparse.Namespace) -> Board:
         return Board(args.port).open()
     except NoBoard as e:
         print("pegboard: %s" % e, file=sys.stderr)
-        raise SystemExit(1)
+        raise SystemExit(1) from None
 
 
 def fail(e: BoardError) -> int:

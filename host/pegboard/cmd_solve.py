@@ -20,7 +20,8 @@ def register(sub: argparse._SubParsersAction) -> None:
         "solve", help="solve, count or list solutions on the PC",
         description="Solve the board from a single empty hole. Prints each jump and the board after "
                     "it, or counts/streams solutions. Exit 1 when there is no solution.")
-    p.add_argument("--rows", type=int, default=5, help="rows of the triangle, %d..%d (default 5)" % (MIN_ROWS, MAX_ROWS))
+    p.add_argument("--rows", type=int, default=5,
+                   help="rows of the triangle, %d..%d (default 5)" % (MIN_ROWS, MAX_ROWS))
     p.add_argument("--empty", default="1", metavar="H|all", help="the empty hole at the start, or 'all' (default 1)")
     p.add_argument("--finish", type=int, metavar="H", help="hole the last peg must end in (default anywhere)")
     mode = p.add_mutually_exclusive_group()

@@ -50,7 +50,8 @@ class BoardApp(App[int]):
         Binding("q", "quit", "Quit"),
     ]
 
-    def __init__(self, board: Board, hand: Callable[..., dict[str, Any]] | None = None, title: str = "pegboard") -> None:
+    def __init__(self, board: Board, hand: Callable[..., dict[str, Any]] | None = None,
+                 title: str = "pegboard") -> None:
         super().__init__()
         self.board = board
         self.hand = hand  # the simulator's control port (play mode), or None on a real board
