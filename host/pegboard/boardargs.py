@@ -27,8 +27,12 @@ def connect(args: argparse.Namespace) -> Board:
 
 
 def fail(e: BoardError) -> int:
-    extra = " (step %d)" % e.reply["step"] if "step" in e.reply else ""
-    print("pegboard: the board says %s: %s%s" % (e.code, e, extra), file=sys.stderr)
+    """Print a board error for a person (cli.main calls this for any BoardError); exit code 1."""
+    if e.reply:
+        extra = " (step %d)" % e.reply["step"] if "step" in e.reply else ""
+        print("pegboard: the board says %s: %s%s" % (e.code, e, extra), file=sys.stderr)
+    else:
+        print("pegboard: %s" % e, file=sys.stderr)
     return 1
 
 

@@ -59,8 +59,9 @@ def main(argv: list[str] | None = None) -> int:
         from pegboard.client import BoardError
 
         if isinstance(e, BoardError):  # the board said no, or went quiet: not a crash
-            print("pegboard: %s" % e, file=sys.stderr)
-            return 1
+            from pegboard.boardargs import fail
+
+            return fail(e)
         raise
     except KeyboardInterrupt:
         return 130

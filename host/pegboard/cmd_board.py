@@ -6,8 +6,7 @@ import argparse
 import json
 import time
 
-from pegboard.boardargs import add_port, connect, describe_state, fail
-from pegboard.client import BoardError
+from pegboard.boardargs import add_port, connect, describe_state
 from pegboard.render import move_text
 
 
@@ -43,20 +42,14 @@ def ports(args: argparse.Namespace) -> int:
 
 def state(args: argparse.Namespace) -> int:
     with connect(args) as b:
-        try:
-            st = b.request("state")
-        except BoardError as e:
-            return fail(e)
+        st = b.request("state")
     print(json.dumps(st) if args.json else describe_state(st))
     return 0
 
 
 def hint(args: argparse.Namespace) -> int:
     with connect(args) as b:
-        try:
-            h = b.request("hint")
-        except BoardError as e:
-            return fail(e)
+        h = b.request("hint")
     if args.json:
         print(json.dumps(h))
     elif h["move"] is None:
@@ -70,10 +63,7 @@ def hint(args: argparse.Namespace) -> int:
 
 def stop(args: argparse.Namespace) -> int:
     with connect(args) as b:
-        try:
-            r = b.request("stop")
-        except BoardError as e:
-            return fail(e)
+        r = b.request("stop")
     print(json.dumps(r) if args.json else "stopped %s" % (r.get("stopped") or "nothing"))
     return 0
 
@@ -84,10 +74,7 @@ def selftest(args: argparse.Namespace) -> int:
 
         raise UsageError("--seconds must be 1..300")
     with connect(args) as b:
-        try:
-            r = b.request("selftest", seconds=args.seconds)
-        except BoardError as e:
-            return fail(e)
+        r = b.request("selftest", seconds=args.seconds)
         print("LED chase running on %d pixels; pegs now: %s" % (r["pixels"], r["pegs"] or "none"))
         print("lift and place pegs: each sensor change is shown for %d s" % args.seconds)
         end = time.monotonic() + args.seconds

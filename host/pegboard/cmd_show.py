@@ -6,9 +6,8 @@ import argparse
 import json
 from typing import Any
 
-from pegboard.boardargs import add_port, connect, fail
+from pegboard.boardargs import add_port, connect
 from pegboard.cli import UsageError
-from pegboard.client import BoardError
 from pegboard.render import move_text
 from pegboard.solution_file import SolutionError, load_solution
 
@@ -49,10 +48,7 @@ def demo(args: argparse.Namespace) -> int:
             raise UsageError(str(e)) from None
         req = {"empty": sol["empty"], "moves": sol["moves"]}
     with connect(args) as b:
-        try:
-            r = b.request("demo", **req)
-        except BoardError as e:
-            return fail(e)
+        r = b.request("demo", **req)
         n = len(r["moves"])
         if not args.json:
             print("the board is demonstrating %d moves (press its button to stop)" % n)
@@ -78,10 +74,7 @@ def guide(args: argparse.Namespace) -> int:
                 e = b.wait_for("new_game", timeout=3600)
                 if e["empty"] == sol["empty"]:
                     break
-        try:
-            b.request("guide", moves=sol["moves"])
-        except BoardError as e:
-            return fail(e)
+        b.request("guide", moves=sol["moves"])
         print("make the lit move: blue peg over pink into green (%d moves)" % len(sol["moves"]), flush=True)
         for e in b.events(timeout=None):
             if e.get("event") == "guide_step":
@@ -95,16 +88,13 @@ def guide(args: argparse.Namespace) -> int:
 
 def watch(args: argparse.Namespace) -> int:
     with connect(args) as b:
-        try:
-            b.request("watch", **({"step": True} if args.step else {"speed": args.speed}))
-        except BoardError as e:
-            return fail(e)
+        b.request("watch", **({"step": True} if args.step else {"speed": args.speed}))
         if args.step:
             print("single-step: press Enter for each step, Ctrl-C to stop")
             try:
                 while True:
                     input()
-                    print(b.request("watch", step=True))
+                    print("step %d" % b.request("watch", step=True)["step"], flush=True)
             except (EOFError, KeyboardInterrupt):
                 b.request("stop")
         else:
