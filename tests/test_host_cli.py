@@ -118,3 +118,47 @@ def test_every_command_has_help():
     sub = next(a for a in p._actions if a.dest == "command")
     for name, parser in sub.choices.items():
         assert parser.format_help().startswith("usage: pegboard %s" % name)
+
+
+class _Port:
+    def __init__(self, device, vid, interface, serial_number="ABC", description="Pico"):
+        self.device, self.vid, self.interface = device, vid, interface
+        self.serial_number, self.description, self.product = serial_number, description, description
+
+
+def test_port_detection_picks_the_data_interface(monkeypatch):
+    from serial.tools import list_ports
+
+    from pegboard import ports
+
+    monkeypatch.setattr(list_ports, "comports", lambda: [
+        _Port("/dev/ttyUSB0", 0x0403, None),  # an FTDI cable: not ours
+        _Port("/dev/ttyACM0", 0x239A, "CircuitPython CDC control"),
+        _Port("/dev/ttyACM1", 0x239A, "CircuitPython CDC2 control"),
+    ])
+    assert ports.find_data_port() == "/dev/ttyACM1"
+    assert [c.device for c in ports.candidates()] == ["/dev/ttyACM1", "/dev/ttyACM0"]
+    # interface names hidden (macOS/Windows): the second port of the board's pair
+    monkeypatch.setattr(list_ports, "comports", lambda: [_Port("COM4", 0x2E8A, None), _Port("COM3", 0x2E8A, None)])
+    assert ports.find_data_port() == "COM4"
+    monkeypatch.setattr(list_ports, "comports", lambda: [])
+    assert ports.find_data_port() is None
+
+
+def test_no_board_plugged_in_is_a_clear_message(monkeypatch, capsys):
+    import pegboard.client as client
+
+    monkeypatch.setattr(client, "find_data_port", lambda: None)
+    monkeypatch.setattr(client.Board.__init__, "__defaults__", (3.0, 5.0, lambda: None))
+    with pytest.raises(SystemExit) as e:
+        main(["state"])
+    assert e.value.code == 1 and "no board found" in capsys.readouterr().err
+
+
+def test_monitor_pretty_lines():
+    from pegboard.cmd_monitor import pretty
+
+    assert pretty(b'{"event":"move","seq":4,"move":[4,2,1],"pegs_left":13}', False) == \
+        '#4    move       move=[4, 2, 1] pegs_left=13'
+    assert pretty(b'{"id":1,"ok":false,"error":"bad_json","message":"x"}', False).startswith("error")
+    assert pretty(b"not json", False) == "not json"
