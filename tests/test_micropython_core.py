@@ -23,6 +23,7 @@ def test_core_in_micropython_64k(micropython):
         n = step
     assert "steps %s %d" % (kind, n) in lines  # same search, step for step
     assert "bad step 1" in lines
+    assert "t7 impossible [1, 5, 7, 10, 13, 17, 20, 22, 25, 28]" in lines  # colour parity, no search
     assert lines[-1] == "ok"
 
 

@@ -104,3 +104,34 @@ def test_gif_has_a_frame_per_step(capsys, tmp_path):
     code, _, _ = run(capsys, "solve", "--empty", "5", "--gif", str(path))
     img = Image.open(path)
     assert code == 0 and img.n_frames == 14
+
+
+def test_t7_all_starts_json(capsys):
+    code, out, err = run(capsys, "solve", "--rows", "7", "--empty", "all", "--json")
+    assert code == 1  # some starts have no solution
+    b = Board(7)
+    solved = [json.loads(line) for line in out.splitlines()]
+    assert len(solved) == 18
+    for r in solved:
+        final, _ = validate_moves(b, start_mask(b, r["empty"]), r["moves"])
+        assert popcount(final) == 1
+    assert err.count("impossible by colour parity") == 10
+    assert "no solution from hole 13 " in err
+
+
+def test_t7_count_is_refused_clearly(capsys):
+    code, _, err = run(capsys, "solve", "--rows", "7", "--empty", "2", "--count")
+    assert code == 2 and "out of reach" in err and "Traceback" not in err
+    code, out, _ = run(capsys, "solve", "--rows", "7", "--empty", "1", "--count")
+    assert code == 0 and out.strip() == "0 solutions from hole 1"  # parity: nothing to count
+
+
+def test_t7_all_streams_solutions():
+    p = subprocess.Popen([sys.executable, "-m", "pegboard", "solve", "--rows", "7", "--empty", "2", "--all"],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    first = p.stdout.readline().decode()
+    p.stdout.close()  # the reader goes away, as `| head -1` would
+    err = p.stderr.read().decode()
+    assert p.wait(timeout=60) == 0
+    assert first.startswith("2: ") and len(first.split()) == 27  # 26 jumps
+    assert "Traceback" not in err and "BrokenPipe" not in err

@@ -5,6 +5,7 @@ chip uses (solvable/solution/best_left) so deep boards cannot overflow a small C
 
 from pegcore.rules import popcount
 from pegcore.memo import memo_set
+from pegcore.parity import colour_masks, last_peg_holes
 
 
 def finish_mask(board, finish):
@@ -26,6 +27,7 @@ class Solver:
     def __init__(self, board, finish=None, memo_limit=None):
         self.board = board
         self.fmask = finish_mask(board, finish)
+        self.colours = colour_masks(board)
         if memo_limit is None:
             self._good = memo_set(board.holes)
             self._bad = memo_set(board.holes)
@@ -39,6 +41,10 @@ class Solver:
     def solvable(self, mask):
         return self.solution(mask) is not None
 
+    def possible(self, mask):
+        """False when the colour parities alone rule out a finish (see last_peg_holes)."""
+        return last_peg_holes(self.colours, mask) & self.fmask != 0
+
     def solution(self, mask):
         """Jump indices from `mask` to one peg in the finish set, or None. Explicit-stack DFS
         with memo sets of positions known to win or lose."""
@@ -49,6 +55,9 @@ class Solver:
         if _is_win(mask, fmask):
             return []
         if mask in bad:
+            return None
+        if not self.possible(mask):
+            bad.add(mask)  # and every position after it: the parities never change
             return None
         path = []  # jump taken at each depth
         masks = [mask]
@@ -102,6 +111,11 @@ class Solver:
     # -- counting ------------------------------------------------------------------------------
     def count(self, mask):
         """Number of jump sequences from `mask` ending with one peg in the finish set."""
+        if not self.possible(mask):
+            return 0
+        return self._count(mask)
+
+    def _count(self, mask):
         if _is_win(mask, self.fmask):
             return 1
         memo = self._counts
@@ -114,7 +128,7 @@ class Solver:
         for j in range(len(need)):
             n = need[j]
             if mask & n == n and not mask & land[j]:
-                total += self.count(mask ^ flip[j])
+                total += self._count(mask ^ flip[j])
         memo[mask] = total
         return total
 

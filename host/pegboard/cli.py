@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 
 from pegboard import __version__
@@ -55,6 +56,11 @@ def main(argv: list[str] | None = None) -> int:
     except UsageError as e:
         print("pegboard: error: %s" % e, file=sys.stderr)
         return 2
+    except BrokenPipeError:
+        # the reader went away (`pegboard solve ... | head`): stop quietly, as cat does
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 0
     except Exception as e:
         from pegboard.client import BoardError
 
@@ -65,5 +71,3 @@ def main(argv: list[str] | None = None) -> int:
         raise
     except KeyboardInterrupt:
         return 130
-    except BrokenPipeError:
-        return 0

@@ -4,22 +4,26 @@ sys.path.insert(0, "firmware")
 import gc
 from pegcore.geometry import Board, start_mask
 from pegcore.rules import legal_jumps, popcount, validate_moves, MoveError
+from pegcore.parity import colour_masks, last_peg_holes
 from pegcore.solver import Solver
 from pegcore.hinttable import load
 from pegcore.advisor import Advisor
 from pegcore import search
 
+# big buffers first, while the heap is in one piece (the table, the solver's 4 KB bitsets), as
+# the firmware does at boot
+gc.collect()
+b = Board(5)
+t = load(b, "firmware/pegcore/t5_hints.bin")
+s = Solver(b)
 b4 = Board(4)
 s4 = Solver(b4)
 print("t4", [e for e in range(1, 11) if s4.solvable(start_mask(b4, e))])
 del s4
 gc.collect()
-b = Board(5)
 # Counting memoises every position in a dict: T5 counts need a bigger heap (core_count.py);
 # the chip never counts, it reads the hint table.
 print("t4 counts", [Solver(b4).count(start_mask(b4, e)) for e in (2, 3, 5)])
-s = Solver(b)
-t = load(b, "firmware/pegcore/t5_hints.bin")
 a = Advisor(b, t)
 # walk the table's best line from every start: it must reach one peg
 wins = 0
@@ -48,4 +52,7 @@ try:
     validate_moves(b, start_mask(b, 1), [[4, 2, 1], [1, 2, 4], [9, 9, 9]])
 except MoveError as e:
     print("bad step", e.step)
+b7 = Board(7)
+c7 = colour_masks(b7)
+print("t7 impossible", [e for e in range(1, 29) if not last_peg_holes(c7, start_mask(b7, e))])
 print("ok")
