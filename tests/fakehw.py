@@ -106,7 +106,7 @@ class HW:
         self.serial = Serial()
         self.nvm = nvm if nvm is not None else bytearray(4096)
         self.event = Event()
-        self.frames: list[list[tuple[int, int, int]]] = []
+        self.frames: list[list[int]] = []  # 0xRRGGBB per pixel
         self.fed = 0
 
     def ticks_ms(self) -> int:
@@ -115,7 +115,7 @@ class HW:
     def advance(self, ms: int) -> None:
         self.now = (self.now + ms) & ((1 << 29) - 1)
 
-    def show(self, frame: list[tuple[int, int, int]]) -> None:
+    def show(self, frame: list[int]) -> None:
         self.frames.append(list(frame))
 
     def feed(self) -> None:

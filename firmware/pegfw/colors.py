@@ -1,38 +1,56 @@
-"""What each colour means on the board. (r, g, b), 0..255, before brightness and the limiter."""
+"""What each colour means on the board. Colours are 0xRRGGBB ints (NeoPixel takes them as they
+are): a frame is a list of small ints, so drawing one allocates no colour objects."""
 
-OFF = (0, 0, 0)
-PEG = (255, 150, 60)        # a peg in its hole: warm white
-EMPTY = (0, 0, 20)          # an empty hole: faint blue, so the triangle stays visible
-LANDING = (0, 255, 0)       # where the lifted peg may land
-PENDING = (255, 60, 0)      # the jumped peg still to pull out
-ERROR = (255, 0, 0)         # an illegal placement; also blink codes
-HINT_FROM = (0, 80, 255)    # hint: move this peg ...
-HINT_OVER = (255, 0, 200)   # ... over this one ...
-HINT_TO = (0, 255, 120)     # ... into this hole
-LOST = (255, 0, 0)          # the position can no longer finish with one peg
-DEMO = (255, 255, 255)
-TRY = (0, 255, 0)           # solver show: a jump tried
-BACK = (255, 0, 0)          # solver show: a jump taken back
-SETUP = (40, 40, 40)        # pegs while the board waits for a new game
+OFF = 0x000000
+PEG = 0xFF963C        # a peg in its hole: warm white
+EMPTY = 0x000014      # an empty hole: faint blue, so the triangle stays visible
+LANDING = 0x00FF00    # where the lifted peg may land
+PENDING = 0xFF3C00    # the jumped peg still to pull out
+ERROR = 0xFF0000      # an illegal placement; also blink codes
+HINT_FROM = 0x0050FF  # hint: move this peg ...
+HINT_OVER = 0xFF00C8  # ... over this one ...
+HINT_TO = 0x00FF78    # ... into this hole
+LOST = 0xFF0000       # the position can no longer finish with one peg
+DEMO = 0xFFFFFF
+TRY = 0x00FF00        # solver show: a jump tried
+BACK = 0xFF0000       # solver show: a jump taken back
+SETUP = 0x282828      # pegs while the board waits for a new game
+RED = 0xFF0000
+GREEN = 0x00FF00
+BLUE = 0x0000FF
 
 # The wooden game's peg colours (theme "wooden"), by hole.
-WOODEN = ((255, 0, 0), (0, 0, 255), (255, 200, 0))
+WOODEN = (0xFF0000, 0x0000FF, 0xFFC800)
 
 # Game-over verdicts: 1 peg is a rainbow; the others pulse one colour.
-VERDICT = {"purty smart": (0, 255, 0), "just plain dumb": (255, 200, 0), "eg-no-ra-moose": (255, 0, 0)}
+VERDICT = {"purty smart": 0x00FF00, "just plain dumb": 0xFFC800, "eg-no-ra-moose": 0xFF0000}
+
+
+def rgb(r, g, b):
+    return r << 16 | g << 8 | b
+
+
+def channels(color):
+    """0xRRGGBB -> [r, g, b] (the protocol reports lights this way)."""
+    return [color >> 16, color >> 8 & 255, color & 255]
 
 
 def wheel(pos):
-    """Colour wheel 0..255 -> (r, g, b), integer only."""
+    """Colour wheel 0..255 -> colour, integer only."""
     pos &= 255
     if pos < 85:
-        return (255 - pos * 3, pos * 3, 0)
+        return rgb(255 - pos * 3, pos * 3, 0)
     if pos < 170:
         pos -= 85
-        return (0, 255 - pos * 3, pos * 3)
+        return rgb(0, 255 - pos * 3, pos * 3)
     pos -= 170
-    return (pos * 3, 0, 255 - pos * 3)
+    return rgb(pos * 3, 0, 255 - pos * 3)
 
 
 def scale(color, num, den):
-    return (color[0] * num // den, color[1] * num // den, color[2] * num // den)
+    """Each channel times num / den (rounded down)."""
+    return rgb((color >> 16) * num // den, (color >> 8 & 255) * num // den, (color & 255) * num // den)
+
+
+def channel_sum(color):
+    return (color >> 16) + (color >> 8 & 255) + (color & 255)

@@ -2,7 +2,7 @@
 loop so each module stays small enough for the chip to compile from source."""
 
 from pegcore.rules import MoveError, holes_of, popcount, validate_moves
-from pegfw import VERSION, shows
+from pegfw import VERSION, colors, shows
 from pegfw.protocol import ProtocolError
 
 PROTOCOL = 1
@@ -36,7 +36,7 @@ class Commands:
                 "mode": self._mode(), "moves": [self.board.move_of(j) for j in t.moves],
                 "solvable": self.advisor.hint(pos)[1] if t.mode != "setup" else None,
                 "lifted": t.lifted, "landing": holes_of(t.landing), "illegal": holes_of(t.bad),
-                "lights": [list(c) for c in (self.last_frame or [])], "ma": self.limiter.last_ma,
+                "lights": [colors.channels(c) for c in (self.last_frame or [])], "ma": self.limiter.last_ma,
                 "brightness": self.limiter.brightness, "theme": self.theme,
                 "seq": self.link.seq, "dropped": self.link.dropped}
 

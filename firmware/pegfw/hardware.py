@@ -10,8 +10,6 @@ import neopixel
 import supervisor
 import usb_cdc
 
-from pegfw.config import BLINK_PIN, ConfigError, load
-
 try:
     from watchdog import WatchDogMode
 
@@ -36,10 +34,15 @@ def _pin(name):
     try:
         return getattr(board, name)
     except AttributeError:
+        from pegfw.config import BLINK_PIN, ConfigError
+
         raise ConfigError(BLINK_PIN, "settings.toml: this board has no pin %s" % name)
 
 
 def settings():
+    # imported here, not at the top: once started, the settings code can leave the heap
+    from pegfw.config import load
+
     return load(os.getenv)
 
 

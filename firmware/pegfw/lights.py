@@ -7,8 +7,8 @@ MA_PER_CHANNEL = 20  # WS2812B: ~20 mA per colour channel at full scale
 
 def estimate_ma(frame, ma_per_channel=MA_PER_CHANNEL):
     total = 0
-    for r, g, b in frame:
-        total += r + g + b
+    for c in frame:
+        total += colors.channel_sum(c)
     return total * ma_per_channel // 255
 
 
@@ -21,7 +21,9 @@ class Limiter:
         self._brightness = brightness
         self.ma_per_channel = ma_per_channel
         self.last_ma = 0
-        self._scaled = {}  # colour -> (colour at this brightness, its channel sum): few colours recur
+        # colour -> colour at this brightness: ints both, so a small dict, cleared when full
+        # (rainbows make many colours) rather than left stuck with colours no longer shown
+        self._scaled = {}
 
     @property
     def brightness(self):
@@ -38,21 +40,21 @@ class Limiter:
         out = []
         total = 0
         for c in frame:
-            got = cache.get(c)
-            if got is None:
-                s = (c[0] * pct // 100, c[1] * pct // 100, c[2] * pct // 100)
-                got = (s, s[0] + s[1] + s[2])
-                if len(cache) < 24:  # rainbows make many colours: keep the cache small
-                    cache[c] = got
-            out.append(got[0])
-            total += got[1]
+            s = cache.get(c)
+            if s is None:
+                if len(cache) >= 32:
+                    cache.clear()
+                s = cache[c] = colors.scale(c, pct, 100)
+            out.append(s)
+            total += (s >> 16) + (s >> 8 & 255) + (s & 255)
         # channel-sum allowed by the budget (floor: stay under, never over)
         allowed = self.budget_ma * 255 // self.ma_per_channel
         if total > allowed:
             for i in range(len(out)):
-                r, g, b = out[i]
-                out[i] = (r * allowed // total, g * allowed // total, b * allowed // total)
-        self.last_ma = estimate_ma(out, self.ma_per_channel)
+                out[i] = colors.scale(out[i], allowed, total)
+            self.last_ma = estimate_ma(out, self.ma_per_channel)
+        else:
+            self.last_ma = total * self.ma_per_channel // 255
         return out
 
 

@@ -157,8 +157,7 @@ class ChaseShow:
             return [colors.DEMO if i == k else colors.OFF for i in range(self.n)]
         k -= self.n
         if k < 3:
-            c = ((255, 0, 0), (0, 255, 0), (0, 0, 255))[k]
-            return [c] * self.n
+            return [(colors.RED, colors.GREEN, colors.BLUE)[k]] * self.n
         return None
 
 

@@ -29,7 +29,23 @@ def main():
         return
     table = "loaded" if app.table else "absent"
     print("pegboard %s ready: %d holes, hint table %s" % (VERSION, app.board.holes, table))
+    del config
+    forget_config()
     app.run()
+
+
+def forget_config():
+    """Drop the settings parser once the board has started: its code is a few KB of heap the
+    game can use. (The Config object itself stays: it is a handful of values.)"""
+    import gc
+    import sys
+
+    import pegfw
+
+    sys.modules.pop("pegfw.config", None)
+    if "config" in dir(pegfw):
+        del pegfw.config
+    gc.collect()
 
 
 def _blink_forever(hardware, code, hw):
