@@ -3,6 +3,7 @@ RP2040 estimate at 230x (bench/util.py says where the factor comes from)."""
 
 from __future__ import annotations
 
+import statistics
 import subprocess
 from pathlib import Path
 from typing import Any
@@ -13,12 +14,22 @@ from bench.core import _micropython
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def run() -> dict[str, Any]:
+RUNS = 5  # VM processes: a whole process can land on a slow core, so take the median of runs
+
+
+def _vm_run() -> dict[str, int]:
     p = subprocess.run([_micropython(), "-X", "heapsize=192K", "bench/mp/firmware_bench.py"], cwd=ROOT,
                        capture_output=True, text=True, timeout=300)
     if p.returncode != 0:
         raise RuntimeError("firmware bench failed: " + p.stdout + p.stderr)
-    v = {k: int(x) for k, x in (line.split() for line in p.stdout.splitlines())}
+    return {k: int(x) for k, x in (line.split() for line in p.stdout.splitlines())}
+
+
+def run() -> dict[str, Any]:
+    runs = [_vm_run() for _ in range(RUNS)]
+    # times: the median run; heap: the largest seen (it hardly varies)
+    v = {k: (max(r[k] for r in runs) if k.startswith("heap") else statistics.median(r[k] for r in runs))
+         for k in runs[0]}
     est = lambda us: round(us * RP2040_FACTOR / 1000, 2)  # noqa: E731
     vm = "micropython unix (64-bit)"
     return {
@@ -33,5 +44,8 @@ def run() -> dict[str, Any]:
                                 note="imports compiled from source; .mpy files would load faster"),
         "heap_after_boot": figure(v["heap_boot"], "bytes", None, vm=vm),
         "heap_peak_game_and_demo": figure(v["heap_peak"], "bytes", 48 * 1024, vm=vm,
-                                          note="live heap after gc, 64-bit pointers: a 32-bit chip needs less"),
+                                          scenario="a game by the sensors, hints, a long-press demo, then "
+                                                   "every kind of request from a laptop",
+                                          note="live heap after gc, firmware compiled from source, as "
+                                               "CircuitPython does; the fake hardware is not counted"),
     }

@@ -308,3 +308,27 @@ def test_requests_wait_while_replies_cannot_leave():
     run(app, hw, 400)
     ids = [json.loads(x).get("id") for x in hw.serial.lines()]
     assert [i for i in ids if i is not None] == list(range(60))  # every reply, in order, none lost
+
+
+def test_rare_code_leaves_the_heap_when_done():
+    # rare requests and finished shows give their modules back (the chip compiles them again
+    # when asked): the game keeps the heap
+    import sys
+
+    hw, app = make_app()
+    new_game(app, hw)
+    sys.modules.pop("pegcore.parity", None)  # as on the chip, where only a finish search needs it
+    before = {m for m in sys.modules if m.startswith("peg")}
+    for cmd, args in (("stats", {}), ("brightness", {"value": 30}), ("solve", {"finish": 13})):
+        assert ask(app, hw, cmd, **args)["ok"]
+        assert {m for m in sys.modules if m.startswith("peg")} == before
+    assert ask(app, hw, "selftest", seconds=1)["ok"]
+    assert "pegfw.show_chase" in sys.modules  # the running show keeps its code
+    run(app, hw, 2500)  # the chase runs once along the chain and ends
+    assert app.show is None and "pegfw.show_chase" not in sys.modules
+    assert ask(app, hw, "watch", speed=5)["ok"]
+    assert "pegfw.show_watch" in sys.modules
+    assert ask(app, hw, "stop")["stopped"] == "watch"
+    assert "pegfw.show_watch" not in sys.modules and "pegcore.search" not in sys.modules
+    # the same requests work again, their code compiled anew
+    assert ask(app, hw, "stats")["ok"] and ask(app, hw, "watch", speed=5)["ok"]

@@ -1,6 +1,7 @@
 # Runs in the MicroPython VM: the real App with plain fake hardware objects. Prints figures:
 # boot_ms, idle_us (median loop pass), sensor_us and hint_us (the pass that turns a sensor or
-# button event into lights), heap after boot and peak live heap during a game and a demo.
+# button event into lights), heap after boot and peak live heap during a game, a demo and every
+# kind of request from a laptop.
 import sys
 import gc
 import time
@@ -49,13 +50,24 @@ class Keys:
 
 
 class Ser:
-    in_waiting = 0
     connected = True
 
+    def __init__(self):
+        self.rx = b""
+        self.replies = 0
+        self.refused = 0
+
+    @property
+    def in_waiting(self):
+        return len(self.rx)
+
     def read(self, n):
-        return b""
+        got, self.rx = self.rx[:n], self.rx[n:]
+        return got
 
     def write(self, b):
+        self.replies += b.count(b'"ok": true')
+        self.refused += b.count(b'"ok": false')
         return len(b)
 
 
@@ -88,16 +100,16 @@ def settings():
     return config.load(s.get)
 
 
+hw = HW()  # the fake hardware (and its 4 KB NVM, flash on the chip) is not the firmware's heap
 gc.collect()
-base = gc.mem_alloc()  # after the bench's own fakes: they are not the firmware
+base = gc.mem_alloc()
 t_boot = time.ticks_us()
-# as pegfw.startup.main does it, with these fakes for the hardware
+# as pegfw.startup.start does it, with these fakes for the hardware
+from pegfw import unload
 from pegfw.app import App
-from pegfw.startup import forget_config
 
-hw = HW()
 app = App(hw, settings(), table_path="firmware/pegcore/t5_hints.bin")
-forget_config()
+unload("pegfw.config")
 boot_us = time.ticks_diff(time.ticks_us(), t_boot)
 gc.collect()
 heap_boot = gc.mem_alloc() - base
@@ -176,6 +188,21 @@ hw.button.set(0, 1)
 for _ in range(20):
     advance(800)
     sample()
+# a laptop asks everything the protocol offers, one request at a time (the rare ones load their
+# code for the answer and drop it after)
+hw.sensors.set(full & ~1, 15)
+advance(100)
+REQUESTS = (b"info", b"state", b"hint", b"stats", b'{"cmd":"brightness","value":30}',
+            b'{"cmd":"theme","name":"wooden"}', b"solve", b'{"cmd":"solve","finish":13}',
+            b'{"cmd":"guide","moves":[[4,2,1]]}', b"stop", b'{"cmd":"demo","moves":[[4,2,1],[6,5,4]]}',
+            b"stop", b'{"cmd":"watch","speed":5}', b"stop", b'{"cmd":"selftest","seconds":1}', b"stop",
+            b"state")
+for line in REQUESTS:
+    hw.serial.rx += line + b"\n"
+    advance(400)
+    sample()
+if hw.serial.refused or hw.serial.replies != len(REQUESTS):
+    raise SystemExit("requests failed: %d ok, %d refused" % (hw.serial.replies, hw.serial.refused))
 print("boot_ms", boot_us // 1000)
 print("idle_us", idle_med)
 print("idle_p99_us", idle_p99)

@@ -11,14 +11,14 @@ except ImportError:  # CircuitPython and MicroPython have no typing module
 
 from pegcore.advisor import Advisor
 from pegcore.geometry import Board
-from pegcore.rules import holes_of, popcount
-from pegfw import colors, shows
+from pegcore.rules import holes_of
+from pegfw import colors, shows, unload
 from pegfw.clock import ticks_diff
 from pegfw.lights import Limiter, base_frame
 from pegfw.protocol import Link, ProtocolError, parse_request
 from pegfw.store import Store
 from pegfw.tracker import Tracker
-from pegfw.commands import Commands
+from pegfw.commands import MORE_COMMANDS, Commands
 
 LONG_PRESS_MS = 800
 SETTLE_MS = 60          # quiet time after a keypad reset before trusting the picture
@@ -57,6 +57,7 @@ class App(Commands):
         self.settle_until = None
         self.show = None  # type: Any  # the running show (hint, game over, demo, watch, selftest)
         self.show_kind = None
+        self.show_modules = ()  # modules loaded for the running show, dropped when it ends
         self.guide = None         # remaining jumps of an uploaded solution being guided
         self.guide_step = 0
         self.press_at = None
@@ -113,23 +114,13 @@ class App(Commands):
     def _adopt_whole_board(self):
         t = self.tracker
         if t.mode == "setup" and self.store.empty_start and not t.moves:
-            events = self._resume(self.store.empty_start, self.sensed)
+            from pegfw.resume import resume  # only after a power loss mid-game
+
+            events = resume(self, self.store.empty_start, self.sensed)
+            unload("pegfw.resume")
         else:
             events = t.reset(self.sensed)
         self._events(events)
-
-    def _resume(self, empty, mask):
-        """After power loss: the saved start and the pegs as sensed give the game back, with the
-        moves found by a bounded search from the start to this picture."""
-        b = self.board
-        start = b.full & ~(1 << (empty - 1))
-        path = _path(b, start, mask, 4000)
-        if path is None:
-            return self.tracker.reset(mask)
-        events = self.tracker.restore(empty, path, mask)
-        if self.tracker.empty_start == empty:
-            self.link.event("resumed", {"empty": empty, "moves": [b.move_of(j) for j in path]})
-        return events
 
     # -- game events -------------------------------------------------------------------------
     def _events(self, events):
@@ -161,7 +152,9 @@ class App(Commands):
                 self.store.game_over(e[1])
                 self.link.event("game_over", {"pegs_left": e[1], "verdict": e[2]})
                 if self.show_kind not in ("demo", "watch"):
-                    self._start_show("over", shows.GameOverShow(b.holes, now, e[2]))
+                    from pegfw.show_over import GameOverShow
+
+                    self._start_show("over", GameOverShow(b.holes, now, e[2]), ("pegfw.show_over",))
 
     def _guide_check(self, jump):
         if self.guide is None:
@@ -221,12 +214,19 @@ class App(Commands):
         pos = self.tracker.position if start is None else start
         if jumps is None:
             jumps = self.advisor.solution(pos)
-        self._start_show("demo", shows.DemoShow(self.board, now, pos, jumps))
+        from pegfw.show_demo import DemoShow
+
+        self._start_show("demo", DemoShow(self.board, now, pos, jumps), ("pegfw.show_demo",))
         return jumps
 
-    def _start_show(self, kind, show):
+    def _start_show(self, kind, show, modules=()):
+        """Run `show`; `modules` were loaded for it alone and leave the heap when it ends."""
+        for name in self.show_modules:
+            if name not in modules:
+                unload(name)
         self.show = show
         self.show_kind = kind
+        self.show_modules = modules
         self.last_frame = None
 
     def _stop_show(self, stopped=True):
@@ -236,6 +236,9 @@ class App(Commands):
             self.selftest_until = None
         self.show = None
         self.show_kind = None
+        for name in self.show_modules:
+            unload(name)
+        self.show_modules = ()
         self.last_frame = None
 
     # -- lights ------------------------------------------------------------------------------
@@ -315,50 +318,30 @@ class App(Commands):
         except ProtocolError as e:
             link.error(e.rid, e.code, e.message)
             return
-        handler = getattr(self, "cmd_" + cmd, None) if cmd.isalpha() or "_" in cmd else None
+        name = "cmd_" + cmd
+        handler = getattr(Commands, name, None) if cmd.isalpha() else None
+        loaded = None
+        if handler is None and cmd in MORE_COMMANDS:
+            # a rare request: its code (and what it imports) is compiled for the answer and
+            # dropped after it, but for the modules of a show it started
+            loaded = list(sys.modules)
+            from pegfw import more_commands
+
+            handler = getattr(more_commands, name)
+            del more_commands
         if handler is None:
             link.error(rid, "unknown_cmd", "unknown command %r" % cmd[:40])
             return
         try:
-            fields = handler(req, now)
+            fields = handler(self, req, now)
         except ProtocolError as e:
             link.error(rid, e.code, e.message, e.extra)
             return
+        finally:
+            if loaded is not None:
+                handler = None
+                for m in list(sys.modules):
+                    if m.startswith("peg") and m not in loaded and m not in self.show_modules:
+                        unload(m)
         link.reply(rid, fields or {})
-
-
-def _path(board, start, target, budget):
-    """Jumps from start to target (bounded depth-first search), or None."""
-    if start == target:
-        return []
-    goal = popcount(target)
-    if popcount(start) < goal:
-        return None
-    stack = [(start, 0)]
-    path = []
-    seen = set()
-    need, land, flip = board.need, board.land, board.flip
-    while stack and budget > 0:
-        m, j = stack[-1]
-        while j < len(need):
-            if m & need[j] == need[j] and not m & land[j]:
-                break
-            j += 1
-        if j >= len(need):
-            stack.pop()
-            if path:
-                path.pop()
-            continue
-        stack[-1] = (m, j + 1)
-        c = m ^ flip[j]
-        if c == target:
-            return path + [j]
-        if c in seen or popcount(c) <= goal:
-            continue
-        seen.add(c)
-        budget -= 1
-        path.append(j)
-        stack.append((c, 0))
-    return None
-
 

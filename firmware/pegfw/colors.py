@@ -22,9 +22,6 @@ BLUE = 0x0000FF
 # The wooden game's peg colours (theme "wooden"), by hole.
 WOODEN = (0xFF0000, 0x0000FF, 0xFFC800)
 
-# Game-over verdicts: 1 peg is a rainbow; the others pulse one colour.
-VERDICT = {"purty smart": 0x00FF00, "just plain dumb": 0xFFC800, "eg-no-ra-moose": 0xFF0000}
-
 
 def rgb(r, g, b):
     return r << 16 | g << 8 | b
@@ -33,18 +30,6 @@ def rgb(r, g, b):
 def channels(color):
     """0xRRGGBB -> [r, g, b] (the protocol reports lights this way)."""
     return [color >> 16, color >> 8 & 255, color & 255]
-
-
-def wheel(pos):
-    """Colour wheel 0..255 -> colour, integer only."""
-    pos &= 255
-    if pos < 85:
-        return rgb(255 - pos * 3, pos * 3, 0)
-    if pos < 170:
-        pos -= 85
-        return rgb(0, 255 - pos * 3, pos * 3)
-    pos -= 170
-    return rgb(pos * 3, 0, 255 - pos * 3)
 
 
 def scale(color, num, den):

@@ -21,8 +21,8 @@ class Limiter:
         self._brightness = brightness
         self.ma_per_channel = ma_per_channel
         self.last_ma = 0
-        # colour -> colour at this brightness: ints both, so a small dict, cleared when full
-        # (rainbows make many colours) rather than left stuck with colours no longer shown
+        # colour -> (colour at this brightness << 10 | its channel sum): ints only, so a small
+        # dict, cleared when full (rainbows make many colours) rather than stuck with old ones
         self._scaled = {}
 
     @property
@@ -40,13 +40,14 @@ class Limiter:
         out = []
         total = 0
         for c in frame:
-            s = cache.get(c)
-            if s is None:
+            v = cache.get(c)
+            if v is None:
                 if len(cache) >= 32:
                     cache.clear()
-                s = cache[c] = colors.scale(c, pct, 100)
-            out.append(s)
-            total += (s >> 16) + (s >> 8 & 255) + (s & 255)
+                s = colors.scale(c, pct, 100)
+                v = cache[c] = s << 10 | colors.channel_sum(s)  # the sum (< 1024) rides along
+            out.append(v >> 10)
+            total += v & 1023
         # channel-sum allowed by the budget (floor: stay under, never over)
         allowed = self.budget_ma * 255 // self.ma_per_channel
         if total > allowed:

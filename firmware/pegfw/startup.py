@@ -1,12 +1,13 @@
-"""code.py's entry: build the hardware from settings.toml and run the App; a bad setting gives a
-console message and a blink code instead of a crash loop."""
+"""code.py's start-up: the hardware from settings.toml and the App, or a console message and a
+blink code for a bad setting. Dropped from the heap once the game runs."""
 
-from pegfw import VERSION, shows
+from pegfw import VERSION, colors, unload
+from pegfw.clock import ticks_diff
 
 
-def main():
-    """code.py's entry: build the hardware from settings.toml and run; a bad setting gives a
-    console message and a blink code instead of a crash loop."""
+def start():
+    """Build the hardware from settings.toml and the App; on a bad setting, print it and blink
+    its code forever (a blink code is an answer, not a crash loop)."""
     from pegfw import config, hardware
     from pegfw.app import App
 
@@ -16,43 +17,38 @@ def main():
     except config.ConfigError as e:
         print("pegboard: " + e.message)
         _blink_forever(hardware, e.code, None)
-        return
     try:
         app = App(hw, cfg)
     except ValueError as e:  # a damaged hint table file
         print("pegboard: " + str(e))
         _blink_forever(hardware, config.BLINK_TABLE, hw)
-        return
     except Exception as e:
         print("pegboard: cannot start:", repr(e))
         _blink_forever(hardware, config.BLINK_CRASH, hw)
-        return
     table = "loaded" if app.table else "absent"
     print("pegboard %s ready: %d holes, hint table %s" % (VERSION, app.board.holes, table))
-    del config
-    forget_config()
-    app.run()
+    unload("pegfw.config")  # the settings are read: the parser's heap goes to the game
+    return app
 
 
-def forget_config():
-    """Drop the settings parser once the board has started: its code is a few KB of heap the
-    game can use. (The Config object itself stays: it is a handful of values.)"""
-    import gc
-    import sys
+class ErrorBlink:
+    """A blink code for start-up errors: `code` red blinks on every pixel, a pause, repeat."""
 
-    import pegfw
+    def __init__(self, n, code, start):
+        self.n, self.code, self.start = n, code, start
 
-    sys.modules.pop("pegfw.config", None)
-    if "config" in dir(pegfw):
-        del pegfw.config
-    gc.collect()
+    def frame(self, now, base):
+        period = 400 * self.code + 1600
+        t = ticks_diff(now, self.start) % period
+        on = t < 400 * self.code and (t // 200) % 2 == 0
+        return [colors.ERROR if on else colors.OFF] * self.n
 
 
 def _blink_forever(hardware, code, hw):
-    # the watchdog, if armed, stays fed: a blink code is an answer, not a crash loop
+    # the watchdog, if armed, stays fed
     px = hw.pixels if hw is not None else hardware.error_pixels()
-    start = hardware.ticks_ms()
-    show = shows.ErrorBlink(15, code, start)
+    begun = hardware.ticks_ms()
+    show = ErrorBlink(15, code, begun)
     last = None
     while True:
         frame = show.frame(hardware.ticks_ms(), None)

@@ -40,28 +40,6 @@ class Tracker:
         self._judge(events)
         return events
 
-    def restore(self, empty_start, moves, mask):
-        """Resume a saved game (after power loss) if the sensed picture still fits it."""
-        b = self.board
-        if empty_start is None or empty_start < 1 or empty_start > b.holes:
-            return self.reset(mask)
-        pos = b.full & ~(1 << (empty_start - 1))
-        for j in moves:
-            if j < 0 or j >= len(b.need) or pos & b.need[j] != b.need[j] or pos & b.land[j]:
-                return self.reset(mask)
-            pos ^= b.flip[j]
-        self.empty_start = empty_start
-        self.moves = list(moves)
-        self.position = pos
-        self.mode = "play" if has_move(b, pos) else "over"
-        self.sensed = mask & b.full
-        events = []
-        if self.sensed == pos or self._explained(self.sensed):
-            self._follow(events)
-            self._update_lifted()
-            return events
-        return self.reset(mask)
-
     def sense(self, mask):
         """A new stable picture; returns the events it causes."""
         mask &= self.board.full
