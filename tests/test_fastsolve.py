@@ -29,3 +29,40 @@ def test_t6_counts_agree_on_a_start_and_follow_symmetry():
     assert fast[5] == Solver(b).count(start_mask(b, 5))
     # corners 1, 16, 21 are images of each other
     assert fast[1] == fast[16] == fast[21]
+
+
+def _moves_of(board, jumps):
+    """Moves in a line of jumps: a run of jumps by one peg is one move."""
+    moves, last = 0, -1
+    for j in jumps:
+        if board.jump_from[j] != last:
+            moves += 1
+        last = board.jump_to[j]
+    return moves
+
+
+@pytest.mark.parametrize("rows,finish", [(4, None), (5, None), (5, 13), (5, 4)])
+def test_min_moves_agree_with_core(rows, finish):
+    from pegboard.fastsolve import min_moves
+    from pegcore.rules import popcount, validate_moves
+
+    b = Board(rows)
+    s = Solver(b, finish)
+    for e in range(1, b.holes + 1):
+        fast, core = min_moves(b, e, finish), s.min_moves(start_mask(b, e))
+        assert (fast is None) == (core is None), e
+        if fast is None:
+            continue
+        assert fast[0] == core[0]
+        final, _ = validate_moves(b, start_mask(b, e), [b.move_of(j) for j in fast[1]])
+        assert popcount(final) == 1 and (finish is None or final == 1 << (finish - 1))
+        assert _moves_of(b, fast[1]) == fast[0]
+
+
+def test_t6_fewest_moves_is_nine():
+    # OEIS A127500: the 21-hole board's shortest solution takes 9 moves (from hole 2, among others)
+    from pegboard.fastsolve import min_moves
+
+    b = Board(6)
+    moves, jumps = min_moves(b, 2)
+    assert moves == 9 and _moves_of(b, jumps) == 9 and len(jumps) == 19

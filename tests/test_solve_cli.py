@@ -135,3 +135,10 @@ def test_t7_all_streams_solutions():
     assert p.wait(timeout=60) == 0
     assert first.startswith("2: ") and len(first.split()) == 27  # 26 jumps
     assert "Traceback" not in err and "BrokenPipe" not in err
+
+
+def test_min_moves_on_six_rows_and_refused_on_seven(capsys):
+    code, out, _ = run(capsys, "solve", "--rows", "6", "--empty", "2", "--min-moves", "--json")
+    assert code == 0 and json.loads(out)["min_moves"] == 9
+    code, _, err = run(capsys, "solve", "--rows", "7", "--empty", "2", "--min-moves")
+    assert code == 2 and "out of reach" in err

@@ -54,6 +54,9 @@ def _parse(args: argparse.Namespace) -> tuple[Board, list[int]]:
             board.check_hole(args.finish)
         except ValueError as e:
             raise UsageError("--finish: %s" % e) from None
+    if args.min_moves and board.rows >= 7:
+        raise UsageError("--min-moves on %d rows is out of reach here (too many positions); "
+                         "leave it out to get one solution" % board.rows)
     if (args.svg or args.gif) and (args.count or args.all or args.empty == "all"):
         raise UsageError("--svg/--gif draw one solution: use them with a single --empty and no --count/--all")
     return board, empties
@@ -155,16 +158,20 @@ def _solutions(board: Board, empties: list[int], args: argparse.Namespace
                ) -> list[tuple[int, list[int] | None, int | None]]:
     """(empty, jumps or None, fewest moves or None) per start; a progress bar on big boards."""
     solver = Solver(board, args.finish)
-    bar = Progress("solving") if len(empties) > 1 and board.rows >= 7 else None
+    bar = Progress("solving") if board.rows >= 6 and (len(empties) > 1 or args.min_moves) else None
     out: list[tuple[int, list[int] | None, int | None]] = []
     try:
         for k, e in enumerate(empties):
             start = start_mask(board, e)
-            if args.min_moves:
-                got = solver.min_moves(start)
-                out.append((e, None, None) if got is None else (e, got[1], got[0]))
-            else:
+            if not args.min_moves:
                 out.append((e, solver.solution(start), None))
+            else:
+                # the numpy engine: the core's search (Solver.min_moves) takes minutes on 6 rows
+                from pegboard.fastsolve import min_moves
+
+                got = min_moves(board, e, args.finish, bar if len(empties) == 1 else None) \
+                    if solver.possible(start) else None
+                out.append((e, None, None) if got is None else (e, got[1], got[0]))
             if bar:
                 bar(k + 1, len(empties))
     finally:

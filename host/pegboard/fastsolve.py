@@ -102,3 +102,62 @@ def count_all(board: Board, empties: list[int], finish: int | None = None,
         i = int(np.searchsorted(first, np.uint64(start_mask(board, e))))
         out[e] = int(first_counts[i])
     return out
+
+
+def min_moves(board: Board, empty: int, finish: int | None = None,
+              progress: Progress | None = None) -> tuple[int, list[int]] | None:
+    """A solution with the fewest moves (a run of jumps by one peg is one move) from `empty`, as
+    (moves, jump indices), or None: the same answer as pegcore's Solver.min_moves, for boards
+    where that is too slow. Layer by layer over (position, hole the last jump landed in) states,
+    keeping the fewest moves to each, through positions that can still finish only."""
+    layers, _edges = reachable_layers(board, [empty])
+    alive = [c > 0 for c in count_layers(board, layers, _edges, finish)]
+    if not alive[0][0]:
+        return None
+    need, land, flip = _jump_arrays(board)
+    frm = np.frombuffer(board.jump_from, dtype=np.uint8).astype(np.int64)
+    to = np.frombuffer(board.jump_to, dtype=np.uint8).astype(np.int64)
+    # states of the current layer: position index, last landing hole + 1 (0: none yet), moves
+    pos = np.zeros(1, dtype=np.int64)
+    last = np.zeros(1, dtype=np.int64)
+    dist = np.zeros(1, dtype=np.int64)
+    history: list[tuple[np.ndarray, np.ndarray]] = []  # per layer: (parent state, jump) of each state
+    for k in range(len(layers) - 1):
+        layer, nxt = layers[k], layers[k + 1]
+        rows, cols = np.nonzero(_legal(layer, need, land))
+        kids = np.searchsorted(nxt, layer[rows] ^ flip[cols])
+        keep = alive[k + 1][kids]
+        rows, cols, kids = rows[keep], cols[keep], kids[keep]
+        # pair every state with every jump from its position (states sorted by position)
+        order = np.argsort(pos, kind="stable")
+        pos, last, dist = pos[order], last[order], dist[order]
+        if history:
+            history[-1] = (history[-1][0][order], history[-1][1][order])
+        first = np.searchsorted(pos, rows, side="left")
+        many = np.searchsorted(pos, rows, side="right") - first
+        edge = np.repeat(np.arange(rows.size), many)
+        state = np.repeat(first - np.cumsum(many) + many, many) + np.arange(edge.size)
+        j = cols[edge]
+        cost = dist[state] + (frm[j] + 1 != last[state])
+        key = kids[edge] * 64 + to[j] + 1
+        best = np.lexsort((cost, key))  # by key, then fewest moves first
+        key, cost, state, j = key[best], cost[best], state[best], j[best]
+        head = np.ones(key.size, dtype=bool)
+        head[1:] = key[1:] != key[:-1]
+        pos, last, dist = key[head] // 64, key[head] % 64, cost[head]
+        history.append((state[head], j[head]))
+        if progress:
+            progress(k + 1, len(layers) - 1)
+    final = layers[-1][pos]
+    fmask = np.uint64(board.full if finish is None else 1 << (finish - 1))
+    wins = np.flatnonzero(((final & (final - np.uint64(1))) == 0) & ((final & fmask) != 0))
+    if wins.size == 0:
+        return None
+    s = int(wins[np.argmin(dist[wins])])
+    moves = int(dist[s])
+    jumps = []
+    for parents, js in reversed(history):
+        jumps.append(int(js[s]))
+        s = int(parents[s])
+    jumps.reverse()
+    return moves, jumps
