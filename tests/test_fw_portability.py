@@ -64,3 +64,12 @@ def test_every_firmware_module_compiles_in_micropython(micropython):
     p = subprocess.run([micropython, "-X", "heapsize=256K", "-c", script], cwd=ROOT, capture_output=True, text=True,
                        timeout=60)
     assert p.stdout.strip() == "ok", p.stdout + p.stderr
+
+
+def test_unload_in_micropython(micropython):
+    # MicroPython raises KeyError (not AttributeError) for a missing module attribute
+    script = ("import sys\nsys.path.insert(0, 'firmware')\nimport pegfw\nfrom pegfw import unload\n"
+              "unload('pegfw.never_loaded')\nimport pegfw.clock\nunload('pegfw.clock')\nunload('pegfw.clock')\n"
+              "print('pegfw.clock' in sys.modules, 'clock' in dir(pegfw))\n")
+    p = subprocess.run([micropython, "-c", script], cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert p.stdout.strip() == "False False", p.stdout + p.stderr

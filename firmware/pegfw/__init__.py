@@ -13,5 +13,5 @@ def unload(name):
     parent = sys.modules.get(name[:dot])
     try:
         delattr(parent, name[dot + 1:])  # importing a submodule made it an attribute of its package
-    except AttributeError:
+    except (AttributeError, KeyError):  # never loaded, or gone already (MicroPython: KeyError)
         pass
