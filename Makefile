@@ -30,7 +30,7 @@ typecheck: $(STAMP)
 lint: $(STAMP)
 	$(BIN)/ruff check host firmware tests bench
 
-# Regenerate the chip's precomputed table of solvable 15-hole positions.
+# Regenerate the chip's precomputed hint table (best move and fewest pegs left per 15-hole position).
 table: $(STAMP)
 	$(BIN)/python -m pegboard.tablegen firmware/pegcore/t5_hints.bin
 

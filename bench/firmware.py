@@ -42,6 +42,9 @@ def run() -> dict[str, Any]:
                                         measured_us=v["hint_us"], vm=vm),
         "boot_to_ready": figure(v["boot_ms"] * RP2040_FACTOR, "ms (RP2040 estimate)", None, measured_ms=v["boot_ms"],
                                 note="imports compiled from source; .mpy files would load faster"),
+        "code_load_on_demand_worst": figure(v["load_us"] * RP2040_FACTOR / 1000, "ms (RP2040 estimate)", None,
+                                            measured_us=v["load_us"], vm=vm,
+                                            note="the pause when a show or a rare request compiles its module"),
         "heap_after_boot": figure(v["heap_boot"], "bytes", None, vm=vm),
         "heap_peak_game_and_demo": figure(v["heap_peak"], "bytes", 48 * 1024, vm=vm,
                                           scenario="a game by the sensors, hints, a long-press demo, then "

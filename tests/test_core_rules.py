@@ -4,8 +4,8 @@ import pytest
 
 from pegcore import search
 from pegcore.geometry import Board, start_mask
-from pegcore.rules import (MoveError, holes_of, is_over, legal_jumps, mask_of, popcount,
-                           validate_moves, verdict)
+from pegcore.moves import MoveError, validate_moves
+from pegcore.rules import holes_of, is_over, legal_jumps, mask_of, popcount, verdict
 from pegcore.solver import Solver
 
 

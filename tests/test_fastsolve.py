@@ -44,7 +44,8 @@ def _moves_of(board, jumps):
 @pytest.mark.parametrize("rows,finish", [(4, None), (5, None), (5, 13), (5, 4)])
 def test_min_moves_agree_with_core(rows, finish):
     from pegboard.fastsolve import min_moves
-    from pegcore.rules import popcount, validate_moves
+    from pegcore.moves import validate_moves
+    from pegcore.rules import popcount
 
     b = Board(rows)
     s = Solver(b, finish)

@@ -110,7 +110,8 @@ def test_power_cycles_at_random_points_lose_no_game():
                     assert time.monotonic() < deadline
             # NVM keeps the start, not every move (flash wear): after power loss the board finds a
             # line of moves to the same pegs, which may differ from the one played
-            from pegcore.rules import validate_moves, holes_of
+            from pegcore.moves import validate_moves
+            from pegcore.rules import holes_of
 
             final, _ = validate_moves(B, start_mask(B, 1), st_["moves"])
             assert holes_of(final) == holes_of(mask) == st_["pegs"] and len(st_["moves"]) == len(made)

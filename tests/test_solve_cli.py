@@ -9,7 +9,8 @@ import pytest
 
 from pegboard.cli import main
 from pegcore.geometry import Board, start_mask
-from pegcore.rules import popcount, validate_moves
+from pegcore.moves import validate_moves
+from pegcore.rules import popcount
 
 
 def run(capsys, *argv):

@@ -7,10 +7,12 @@ sys.path.insert(0, "firmware")
 gc.collect()
 before = gc.mem_alloc()
 from pegcore.geometry import Board
-from pegcore.hinttable import load
+from pegcore.hintfile import load
 from pegcore.advisor import Advisor
 b = Board(5)
 a = Advisor(b, load(b, "firmware/pegcore/t5_hints.bin"))
+import pegcore
+del load, sys.modules["pegcore.hintfile"], pegcore.hintfile  # the firmware drops the reader too
 gc.collect()
 heap = gc.mem_alloc() - before
 import array
@@ -29,7 +31,7 @@ def measure():
     for m in masks:
         for r in range(REPEATS):
             t = ticks_us()
-            hint(m)
+            hint(m, True)
             rep[r] = diff(ticks_us(), t)
         rep.sort()
         per.append(rep[REPEATS // 2])

@@ -1,35 +1,36 @@
-"""One place that answers "what should I play here?": the precomputed table when it knows the
-position, else the core's search. The firmware and the host both ask through this."""
+"""One place that answers "what should I play here?": the precomputed table for the positions a
+game can reach, else the core's search. The firmware and the host both ask through this."""
+
 
 class Advisor:
     def __init__(self, board, table=None):
         self.board = board
         self.table = table
-        self._solver = None  # built on first miss: its memo costs heap
+        self._solver = None  # built on first need: its memo costs heap
 
     def solver(self):
         if self._solver is None:
-            from pegcore.solver import Solver  # imported on first miss: saves the chip's heap
+            from pegcore.solver import Solver  # imported on first need: saves the chip's heap
 
             # bitset memos only while they are small (4 KB each on 15 holes); sets beyond
             self._solver = Solver(self.board, memo_limit=16)
         return self._solver
 
-    def hint(self, mask):
-        """(jump index or -1, solvable, best_left)."""
-        if self.table is not None:
-            got = self.table.lookup(mask)
-            if got is not None:
-                return got[0], got[1] == 1, got[1]
-        # Off-table (a hand-made position, or a bigger board): search. Counting every line would
-        # be too slow on the chip, so take the first move that keeps a win.
+    def hint(self, mask, reachable=False):
+        """(jump index or -1, solvable, best_left). `reachable`: mask came by legal jumps from
+        one empty hole (a game in play), so the table, which holds exactly those, can answer."""
+        if reachable and self.table is not None:
+            j, left = self.table.lookup(mask)
+            return j, left == 1, left
+        # A hand-made position, or a bigger board: search. Counting every line would be too
+        # slow on the chip, so take the first move that keeps a win.
         return self.solver().hint(mask, by_count=False)
 
-    def solution(self, mask):
+    def solution(self, mask, reachable=False):
         """Jump indices that play `mask` to its best end (one peg if possible)."""
         out = []
         while True:
-            j, _ok, _left = self.hint(mask)
+            j, _ok, _left = self.hint(mask, reachable)
             if j < 0:
                 return out
             out.append(j)

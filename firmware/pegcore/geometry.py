@@ -13,10 +13,6 @@ MAX_ROWS = 8
 _DIRECTIONS = ((0, 1), (0, -1), (1, 0), (-1, 0), (1, 1), (-1, -1))
 
 
-def hole_count(rows):
-    return rows * (rows + 1) // 2
-
-
 def index(r, c):
     """0-based (row, column) -> 0-based hole index."""
     return r * (r + 1) // 2 + c
@@ -30,7 +26,7 @@ class Board:
         if not isinstance(rows, int) or rows < MIN_ROWS or rows > MAX_ROWS:
             raise ValueError("rows must be %d..%d, not %r" % (MIN_ROWS, MAX_ROWS, rows))
         self.rows = rows
-        self.holes = hole_count(rows)
+        self.holes = rows * (rows + 1) // 2
         self.full = (1 << self.holes) - 1
         coords = []
         for r in range(rows):
@@ -60,9 +56,6 @@ class Board:
         for n, t in zip(need, land):
             flip.append(n | t)
         self.flip = flip
-
-    def jump_count(self):
-        return len(self.need)
 
     def check_hole(self, hole):
         """Validate a 1-based hole number; return it or raise ValueError."""

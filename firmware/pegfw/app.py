@@ -29,14 +29,15 @@ TABLE_PATH = "/pegcore/t5_hints.bin"
 def _load_table(board, path):
     import gc
 
-    from pegcore import hinttable
+    from pegcore import hintfile
 
     gc.collect()  # the table wants a few KB in one piece: sweep the import-time garbage first
+    t = None
     for p in (path, path.lstrip("/")):
-        t = hinttable.load(board, p)
-        if t is not None:
-            return t
-    return None
+        t = t or hintfile.load(board, p)
+    del hintfile
+    unload("pegcore.hintfile")  # reading the file is done: keep only the table
+    return t
 
 
 class App(Commands):
@@ -201,9 +202,13 @@ class App(Commands):
             keys.events.clear()
 
     # -- actions -----------------------------------------------------------------------------
+    def _in_game(self):
+        """The tracked position came by legal jumps from one empty hole (the hint table's domain);
+        in setup the pegs are whatever hands put there."""
+        return self.tracker.mode != "setup"
+
     def _hint(self, now):
-        pos = self.tracker.position
-        j, ok, left = self.advisor.hint(pos)
+        j, ok, left = self.advisor.hint(self.tracker.position, self._in_game())
         self._start_show("hint", shows.HintShow(self.board, now, j, ok))
         self._draw(now)  # lights first: the player is waiting; the host can wait a pass
         move = self.board.move_of(j) if j >= 0 else None
@@ -213,7 +218,7 @@ class App(Commands):
     def _start_demo(self, jumps, now, start=None):
         pos = self.tracker.position if start is None else start
         if jumps is None:
-            jumps = self.advisor.solution(pos)
+            jumps = self.advisor.solution(pos, start is not None or self._in_game())
         from pegfw.show_demo import DemoShow
 
         self._start_show("demo", DemoShow(self.board, now, pos, jumps), ("pegfw.show_demo",))

@@ -9,7 +9,3 @@ _MASK = TICKS_PERIOD - 1
 def ticks_diff(a, b):
     """Signed a - b in ms, correct across the wrap (for spans under ~3 days)."""
     return ((a - b + _HALF) & _MASK) - _HALF
-
-
-def ticks_add(t, delta):
-    return (t + delta) & _MASK

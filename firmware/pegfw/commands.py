@@ -29,7 +29,7 @@ class Commands:
         pos = t.position
         return {"pegs": holes_of(t.sensed), "position": holes_of(pos), "empty_start": t.empty_start,
                 "mode": self._mode(), "moves": [self.board.move_of(j) for j in t.moves],
-                "solvable": self.advisor.hint(pos)[1] if t.mode != "setup" else None,
+                "solvable": self.advisor.hint(pos, True)[1] if self._in_game() else None,
                 "lifted": t.lifted, "landing": holes_of(t.landing), "illegal": holes_of(t.bad),
                 "lights": [colors.channels(c) for c in (self.last_frame or [])], "ma": self.limiter.last_ma,
                 "brightness": self.limiter.brightness, "theme": self.theme,

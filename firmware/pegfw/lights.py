@@ -18,24 +18,19 @@ class Limiter:
 
     def __init__(self, budget_ma, brightness=100, ma_per_channel=MA_PER_CHANNEL):
         self.budget_ma = budget_ma
-        self._brightness = brightness
+        self.brightness = brightness  # percent; change it through set_brightness
         self.ma_per_channel = ma_per_channel
         self.last_ma = 0
         # colour -> (colour at this brightness << 10 | its channel sum): ints only, so a small
         # dict, cleared when full (rainbows make many colours) rather than stuck with old ones
         self._scaled = {}
 
-    @property
-    def brightness(self):
-        return self._brightness
-
-    @brightness.setter
-    def brightness(self, pct):
-        self._brightness = pct
+    def set_brightness(self, pct):
+        self.brightness = pct
         self._scaled = {}
 
     def limit(self, frame):
-        pct = self._brightness
+        pct = self.brightness
         cache = self._scaled
         out = []
         total = 0

@@ -2,7 +2,8 @@
 compiles this module when one arrives and drops it after the reply, so the game keeps the heap.
 Each takes the App, the request and the time, as the methods of pegfw.commands do."""
 
-from pegcore.rules import MoveError, holes_of, popcount, validate_moves
+from pegcore.moves import MoveError, validate_moves
+from pegcore.rules import holes_of, popcount
 from pegfw.protocol import ProtocolError
 
 
@@ -25,7 +26,7 @@ def cmd_solve(app, req, now):
     finish = _finish_arg(app, req)
     pos = app.tracker.position
     if finish is None:
-        jumps = app.advisor.solution(pos)
+        jumps = app.advisor.solution(pos, app._in_game())
         ok = popcount(pos) == 1 or (jumps and popcount(_after(app.board, pos, jumps)) == 1)
     else:
         from pegcore.solver import Solver
@@ -85,7 +86,7 @@ def cmd_brightness(app, req, now):
     if v is not None:
         if isinstance(v, bool) or not isinstance(v, int) or v < 1 or v > 100:
             raise ProtocolError("bad_args", "value must be a percentage 1..100")
-        app.limiter.brightness = v
+        app.limiter.set_brightness(v)
         app.last_frame = None
     return {"value": app.limiter.brightness}
 

@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from pegcore.geometry import Board, start_mask
-from pegcore.rules import MoveError, validate_moves
+from pegcore.moves import MoveError, validate_moves
 
 
 class SolutionError(ValueError):

@@ -1,4 +1,4 @@
-"""Generate the chip's precomputed hint table (pegcore/hinttable.py describes the format).
+"""Generate the chip's precomputed hint table (pegcore/hintfile.py describes the format).
 
     python -m pegboard.tablegen firmware/pegcore/t5_hints.bin
 """
@@ -7,7 +7,8 @@ import struct
 import sys
 
 from pegcore.geometry import Board, start_mask
-from pegcore.hinttable import MAGIC, NO_JUMP
+from pegcore.hintfile import HEAD, MAGIC
+from pegcore.hinttable import NO_JUMP
 from pegcore.rules import legal_jumps
 from pegcore.solver import Solver
 from pegcore.symmetry import canonical, symmetries, transform, transform_jump
@@ -26,19 +27,52 @@ def reachable(board: Board) -> set[int]:
     return seen
 
 
+def perfect_hash(keys: list[int], slots: int, buckets: int) -> tuple[int, int, bytes, list[int]]:
+    """Multipliers k1, k2, one displacement byte per bucket and the slot of each key, such that
+    slot(m) = ((m*k2 >> 8) + disp[(m*k1 >> 8) % buckets]) % slots is one-to-one on `keys`
+    (hash and displace: the fullest buckets placed first, while the slots are still free)."""
+    assert max(keys) < 1 << 15 and len(keys) <= slots
+    for k1 in range(12345, 1 << 14, 2):  # deterministic: the same file every time
+        k2 = (k1 * 40503) % (1 << 14) | 1
+        groups: list[list[int]] = [[] for _ in range(buckets)]
+        for m in keys:
+            groups[(m * k1 >> 8) % buckets].append(m)
+        used = bytearray(slots)
+        disp = bytearray(buckets)
+        slot: dict[int, int] = {}
+        for b in sorted(range(buckets), key=lambda b: -len(groups[b])):
+            base = [(m * k2 >> 8) % slots for m in groups[b]]
+            for d in range(256):
+                spots = [(h + d) % slots for h in base]
+                if len(set(spots)) == len(spots) and not any(used[x] for x in spots):
+                    break
+            else:
+                break  # this bucket cannot be placed: other multipliers
+            disp[b] = d
+            for m, x in zip(groups[b], spots, strict=True):
+                used[x] = 1
+                slot[m] = x
+        if len(slot) == len(keys):
+            return k1, k2, bytes(disp), [slot[m] for m in keys]
+    raise ValueError("no perfect hash found")
+
+
 def build(rows: int = 5) -> bytes:
     board = Board(rows)
-    if board.holes > 16:
-        raise ValueError("the table format holds boards of up to 16 holes")
+    if board.holes > 15:
+        raise ValueError("the table format holds boards of up to 15 holes")
     syms = symmetries(board)
     solver = Solver(board)
     masks = sorted({canonical(m, syms)[0] for m in reachable(board)})
+    # 10% spare slots and a bucket per 3 positions: a byte of displacement always suffices
+    slots, buckets = len(masks) + len(masks) // 10, (len(masks) + 2) // 3
+    k1, k2, disp, where = perfect_hash(masks, slots, buckets)
     palette: dict[tuple[int, int], int] = {}
-    codes = bytearray()
-    for m in masks:
+    codes = bytearray(slots)  # spare slots keep code 0: no reachable position lands there
+    for m, x in zip(masks, where, strict=True):
         j, _ok, best = solver.hint(m)
         pair = (NO_JUMP if j < 0 else j, best)
-        codes.append(palette.setdefault(pair, len(palette)))
+        codes[x] = palette.setdefault(pair, len(palette))
     if len(palette) > 256:
         raise ValueError("palette overflow: %d pairs" % len(palette))
     pairs = sorted(palette, key=palette.__getitem__)
@@ -51,10 +85,10 @@ def build(rows: int = 5) -> bytes:
     for s, sym in enumerate(syms):
         for j in range(njumps):
             back[s * njumps + transform_jump(board, j, sym)] = j
-    head = MAGIC + struct.pack("<BBHBB", rows, len(pairs) & 255, len(masks), njumps, len(syms))
-    return (head + struct.pack("<%dH" % len(masks), *masks) + bytes(codes)
-            + bytes(p[0] for p in pairs) + bytes(p[1] for p in pairs)
-            + struct.pack("<%dH" % len(nib), *nib) + bytes(back))
+    head = MAGIC + struct.pack("<BBHBBHHH", rows, len(pairs) & 255, slots, njumps, len(syms), buckets, k1, k2)
+    assert len(head) == HEAD
+    return (head + bytes(codes) + bytes(p[0] for p in pairs) + bytes(p[1] for p in pairs)
+            + struct.pack("<%dH" % len(nib), *nib) + bytes(back) + disp)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -3,10 +3,11 @@ import sys
 sys.path.insert(0, "firmware")
 import gc
 from pegcore.geometry import Board, start_mask
-from pegcore.rules import legal_jumps, popcount, validate_moves, MoveError
+from pegcore.rules import legal_jumps, popcount
+from pegcore.moves import validate_moves, MoveError
 from pegcore.parity import colour_masks, last_peg_holes
 from pegcore.solver import Solver
-from pegcore.hinttable import load
+from pegcore.hintfile import load
 from pegcore.advisor import Advisor
 from pegcore import search
 
@@ -29,7 +30,7 @@ a = Advisor(b, t)
 wins = 0
 for e in range(1, 16):
     m = start_mask(b, e)
-    for j in a.solution(m):
+    for j in a.solution(m, True):
         assert j in legal_jumps(b, m)
         m ^= b.flip[j]
     if popcount(m) == 1:
@@ -39,7 +40,7 @@ print("table wins", wins)
 m = start_mask(b, 1)
 agree = 0
 for k in range(13):
-    j, ok, left = a.hint(m)
+    j, ok, left = a.hint(m, True)
     if ok == s.solvable(m):
         agree += 1
     m ^= b.flip[j]
