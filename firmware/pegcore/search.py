@@ -9,13 +9,11 @@ SOLVED = "solved"
 EXHAUSTED = "exhausted"
 
 
-def steps(board, mask, finish=None, memo=None):
+def steps(board, mask, finish=None):
     """Yield (kind, jump, mask_after, step) tuples.
 
     kind is TRY (jump made, mask_after is the new position), BACK (jump undone, mask_after is the
     position returned to), then finally SOLVED (jump -1, the winning position) or EXHAUSTED.
-    `memo` (a set-like of dead positions) skips branches already proven dead, as the classic
-    solvers' "watch the algorithm" shows do once they have learnt something.
     """
     # the finish rule, as pegcore.solver.finish_mask (not imported: the chip's heap is small)
     fmask = board.full if finish is None else 1 << (board.check_hole(finish) - 1)
@@ -34,12 +32,9 @@ def steps(board, mask, finish=None, memo=None):
         while j < njumps:
             n = need[j]
             if m & n == n and not m & land[j]:
-                if memo is None or (m ^ flip[j]) not in memo:
-                    break
+                break
             j += 1
         if j >= njumps:
-            if memo is not None:
-                memo.add(m)
             masks.pop()
             nexts.pop()
             if taken:
@@ -56,12 +51,3 @@ def steps(board, mask, finish=None, memo=None):
         yield TRY, j, c, step
     yield EXHAUSTED, -1, mask, step
 
-
-def path_of(board, start, jumps):
-    """Replay jump indices from start: list of masks after each jump."""
-    out = []
-    m = start
-    for j in jumps:
-        m ^= board.flip[j]
-        out.append(m)
-    return out

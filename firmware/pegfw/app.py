@@ -43,7 +43,7 @@ def _load_table(board, path):
 class App(Commands):
     def __init__(self, hw, cfg, table_path=TABLE_PATH, runtime=None):
         self.hw = hw
-        self.cfg = cfg
+        self.sensors = cfg.sensors  # the settings themselves are not kept: their class is heap
         self.board = Board(cfg.rows)
         self.tracker = Tracker(self.board)
         self.link = Link(hw.serial)

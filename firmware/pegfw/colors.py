@@ -15,9 +15,6 @@ DEMO = 0xFFFFFF
 TRY = 0x00FF00        # solver show: a jump tried
 BACK = 0xFF0000       # solver show: a jump taken back
 SETUP = 0x282828      # pegs while the board waits for a new game
-RED = 0xFF0000
-GREEN = 0x00FF00
-BLUE = 0x0000FF
 
 # The wooden game's peg colours (theme "wooden"), by hole.
 WOODEN = (0xFF0000, 0x0000FF, 0xFFC800)
@@ -25,11 +22,6 @@ WOODEN = (0xFF0000, 0x0000FF, 0xFFC800)
 
 def rgb(r, g, b):
     return r << 16 | g << 8 | b
-
-
-def channels(color):
-    """0xRRGGBB -> [r, g, b] (the protocol reports lights this way)."""
-    return [color >> 16, color >> 8 & 255, color & 255]
 
 
 def scale(color, num, den):

@@ -48,7 +48,6 @@ def settings():
 
 class Hardware:
     def __init__(self, cfg):
-        self.cfg = cfg
         self.ticks_ms = supervisor.ticks_ms
         try:
             supervisor.runtime.autoreload = False  # a host writing CIRCUITPY must not restart a game

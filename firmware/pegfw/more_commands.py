@@ -4,7 +4,11 @@ Each takes the App, the request and the time, as the methods of pegfw.commands d
 
 from pegcore.moves import MoveError, validate_moves
 from pegcore.rules import holes_of, popcount
+from pegfw import VERSION
 from pegfw.protocol import ProtocolError
+
+PROTOCOL = 1
+CAPABILITIES = ("hint", "solve", "demo", "guide", "watch", "selftest", "stats", "theme", "brightness")
 
 
 def _after(board, mask, jumps):
@@ -65,14 +69,14 @@ def cmd_demo(app, req, now):
             raise ProtocolError("bad_args", "empty must be a hole 1..%d" % app.board.holes)
         start = app.board.full & ~(1 << (empty - 1))
     jumps = _moves_arg(app, req, False, start)
-    app._not_busy()
+    _not_busy(app)
     jumps = app._start_demo(jumps, now, start)
     return {"moves": [app.board.move_of(j) for j in jumps]}
 
 
 def cmd_guide(app, req, now):
     jumps = _moves_arg(app, req, True)
-    app._not_busy()
+    _not_busy(app)
     if not jumps:
         raise ProtocolError("bad_args", "moves must not be empty")
     app.guide = jumps
@@ -102,7 +106,9 @@ def cmd_theme(app, req, now):
 
 
 def cmd_stats(app, req, now):
-    return app.store.as_dict()
+    st = app.store
+    return {"games": st.games, "wins": st.wins, "best": st.best or None, "nvm_writes": st.writes,
+            "corrupt_record_ignored": st.corrupt}
 
 
 def cmd_selftest(app, req, now):
@@ -116,3 +122,34 @@ def cmd_selftest(app, req, now):
     app._start_show("selftest", ChaseShow(app.board.holes, now), ("pegfw.show_chase",))
     app.selftest_until = now + secs * 1000
     return {"seconds": secs, "pegs": holes_of(app.sensed), "pixels": app.board.holes}
+
+
+def cmd_info(app, req, now):
+    return {"firmware": VERSION, "protocol": PROTOCOL, "rows": app.board.rows, "holes": app.board.holes,
+            "runtime": app.runtime, "capabilities": CAPABILITIES, "hint_table": app.table is not None,
+            "sensors": app.sensors, "current_ma": app.limiter.budget_ma,
+            "loops": app.loops, "errors": app.errors, "overflows": app.overflows}
+
+
+def _not_busy(app):
+    if app.show_kind in ("demo", "watch", "selftest") or app.guide is not None:
+        raise ProtocolError("busy", "a %s is running: send stop first" % (app.show_kind or "guide"))
+    if app.tracker.mode in ("illegal", "setup"):
+        raise ProtocolError("busy", "the board is in %s mode: set the pegs right first" % app.tracker.mode)
+
+
+def cmd_watch(app, req, now):
+    if app.show_kind == "watch" and req.get("step") is True and app.show.speed_ms == 0:
+        app.show.step()
+        return {"step": app.show.count + 1}
+    speed = req.get("speed", 150)
+    if req.get("step") is True:
+        speed = 0
+    if isinstance(speed, bool) or not isinstance(speed, int) or speed < 0 or speed > 10000:
+        raise ProtocolError("bad_args", "speed must be 0..10000 ms per step")
+    _not_busy(app)
+    from pegfw.show_watch import SolverShow
+
+    app._start_show("watch", SolverShow(app.board, now, app.tracker.position, speed),
+                     ("pegfw.show_watch", "pegcore.search"))
+    return {"speed": speed}

@@ -16,5 +16,5 @@ class ChaseShow:
             return [colors.DEMO if i == k else colors.OFF for i in range(self.n)]
         k -= self.n
         if k < 3:
-            return [(colors.RED, colors.GREEN, colors.BLUE)[k]] * self.n
+            return [(0xFF0000, 0x00FF00, 0x0000FF)[k]] * self.n  # red, green, blue
         return None

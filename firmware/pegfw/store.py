@@ -72,7 +72,3 @@ class Store:
             self.best = pegs_left
         self.empty_start = 0
         self._save()
-
-    def as_dict(self):
-        return {"games": self.games, "wins": self.wins, "best": self.best or None,
-                "nvm_writes": self.writes, "corrupt_record_ignored": self.corrupt}
