@@ -1,4 +1,4 @@
-"""Plain stand-ins for the objects pegfw.hardware.Hardware hands to the App: deterministic,
+"""Plain stand-ins for the objects pegfw.hardware.build hands to the App: deterministic,
 no processes, driven tick by tick by the test."""
 
 from __future__ import annotations

@@ -1,11 +1,26 @@
-# Runs in the MicroPython VM: the real App with plain fake hardware objects. Prints figures:
-# boot_ms, idle_us (median loop pass), sensor_us and hint_us (the pass that turns a sensor or
-# button event into lights), heap after boot and peak live heap during a game, a demo and every
-# kind of request from a laptop.
+# Runs in the MicroPython VM: the real App, driven through plain fake hardware objects, beside
+# the real hardware objects (pegfw.hardware.build over the simulator's fake pins, keypad, ... and
+# the real Adafruit neopixel library), which are built and held so their heap counts as on the
+# chip. argv: the folder with the neopixel library, "devices" or "plain" (without the real hardware
+# objects: the firmware's own heap alone). Prints figures: boot_ms, idle_us (median loop
+# pass), sensor_us and hint_us (the pass that turns a sensor or button event into lights),
+# load_us (slowest on-demand module), heap after boot and peak live heap during a game, a demo and
+# every kind of request from a laptop.
 import sys
 import gc
 import time
-sys.path.insert(0, "firmware")
+sys.path[:0] = ["firmware", "host/pegboard/sim/device", sys.argv[1]]
+# What the chip has built in (C modules, no heap of ours): here the simulator's fakes of them, and
+# adafruit_pixelbuf (a C module in CircuitPython, a Python library here). No simulator process is
+# listening: the fakes neither read nor send.
+import _sim
+_sim._lines = lambda: []
+_sim.send = lambda obj: None
+import board, digitalio, keypad, microcontroller, supervisor, usb_cdc, neopixel_write, adafruit_pixelbuf  # noqa
+try:
+    import watchdog  # noqa: F401
+except ImportError:
+    pass
 
 
 class Ev:
@@ -104,11 +119,20 @@ hw = HW()  # the fake hardware (and its 4 KB NVM, flash on the chip) is not the 
 gc.collect()
 base = gc.mem_alloc()
 t_boot = time.ticks_us()
-# as pegfw.startup.start does it, with these fakes for the hardware
+# as pegfw.startup.start does it (the real devices built and held; the game driven through hw)
 from pegfw import unload
 from pegfw.app import App
 
-app = App(hw, settings(), table_path="firmware/pegcore/t5_hints.bin")
+cfg = settings()
+devices = None
+if sys.argv[2] == "devices":
+    from pegfw import hardware
+
+    devices = hardware.build(cfg)
+    del hardware
+    unload("pegfw.hardware")
+app = App(hw, cfg, table_path="firmware/pegcore/t5_hints.bin")
+del cfg
 unload("pegfw.config")
 boot_us = time.ticks_diff(time.ticks_us(), t_boot)
 gc.collect()

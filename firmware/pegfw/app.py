@@ -1,5 +1,5 @@
 """The main loop: sensors -> game tracker -> events and lights; the hint button; the serial
-protocol; shows; NVM; watchdog. App takes plain objects (see hardware.Hardware) so tests and the
+protocol; shows; NVM; watchdog. App takes plain objects (see devices.Devices) so tests and the
 simulator drive the very same code."""
 
 import sys

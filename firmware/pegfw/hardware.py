@@ -1,5 +1,6 @@
 """The one seam to the hardware: the only module that imports CircuitPython's hardware modules.
-Everything else gets plain objects built here from settings.toml."""
+Everything else gets plain objects built here from settings.toml (pegfw.devices.Devices). Needed
+at start-up only: code.py drops it from the heap once the game runs."""
 
 import os
 
@@ -46,51 +47,39 @@ def settings():
     return load(os.getenv)
 
 
-class Hardware:
-    def __init__(self, cfg):
-        self.ticks_ms = supervisor.ticks_ms
-        try:
-            supervisor.runtime.autoreload = False  # a host writing CIRCUITPY must not restart a game
-        except AttributeError:
-            pass
-        pressed = not cfg.active_low
-        self.sensors = None  # type: keypad.Keys | keypad.ShiftRegisterKeys | None
-        if cfg.sensors == "gpio":
-            self.sensors = keypad.Keys([_pin(p) for p in cfg.sensor_pins], value_when_pressed=pressed,
-                                       pull=True, interval=0.02, max_events=64)
-        else:
-            self.sensors = keypad.ShiftRegisterKeys(clock=_pin(cfg.sr_clock), data=_pin(cfg.sr_data),
-                                                    latch=_pin(cfg.sr_latch), key_count=cfg.holes,
-                                                    value_when_pressed=pressed, interval=0.02, max_events=64)
-        self.button = keypad.Keys((_pin(cfg.button_pin),), value_when_pressed=False, pull=True,
-                                  interval=0.02, max_events=16)
-        # brightness stays 1.0 here: the firmware scales colours itself so the current limiter
-        # sees exactly the bytes that go out
-        self.pixels = neopixel.NeoPixel(_pin(cfg.pixel_pin), cfg.holes, brightness=1.0, auto_write=False,
-                                        pixel_order=cfg.pixel_order)
-        self.serial = usb_cdc.data
-        if self.serial is not None:
-            self.serial.timeout = 0
-            self.serial.write_timeout = 0
-        self.nvm = microcontroller.nvm
-        self.event = keypad.Event()
-        self.watchdog = microcontroller.watchdog
-        if RESET_MODE is not None and self.watchdog is not None:
-            self.watchdog.timeout = WATCHDOG_S
-            self.watchdog.mode = RESET_MODE
+def build(cfg):
+    """The hardware objects for the loop, from the validated settings. Start-up only: the
+    Devices it returns need nothing from this module afterwards."""
+    from pegfw.devices import Devices
 
-    def show(self, frame):
-        px = self.pixels
-        for i in range(len(frame)):
-            px[i] = frame[i]
-        px.show()
-
-    def feed(self):
-        if self.watchdog is not None:
-            self.watchdog.feed()
-
-    def reset(self):
-        microcontroller.reset()
+    try:
+        supervisor.runtime.autoreload = False  # a host writing CIRCUITPY must not restart a game
+    except AttributeError:
+        pass
+    pressed = not cfg.active_low
+    if cfg.sensors == "gpio":
+        sensors = keypad.Keys([_pin(p) for p in cfg.sensor_pins], value_when_pressed=pressed,
+                              pull=True, interval=0.02, max_events=64)  # type: keypad.Keys | keypad.ShiftRegisterKeys
+    else:
+        sensors = keypad.ShiftRegisterKeys(clock=_pin(cfg.sr_clock), data=_pin(cfg.sr_data),
+                                           latch=_pin(cfg.sr_latch), key_count=cfg.holes,
+                                           value_when_pressed=pressed, interval=0.02, max_events=64)
+    button = keypad.Keys((_pin(cfg.button_pin),), value_when_pressed=False, pull=True, interval=0.02,
+                         max_events=16)
+    # brightness stays 1.0 here: the firmware scales colours itself so the current limiter sees
+    # exactly the bytes that go out
+    pixels = neopixel.NeoPixel(_pin(cfg.pixel_pin), cfg.holes, brightness=1.0, auto_write=False,
+                               pixel_order=cfg.pixel_order)
+    serial = usb_cdc.data
+    if serial is not None:
+        serial.timeout = 0
+        serial.write_timeout = 0
+    watchdog = microcontroller.watchdog
+    if RESET_MODE is not None and watchdog is not None:
+        watchdog.timeout = WATCHDOG_S
+        watchdog.mode = RESET_MODE
+    return Devices(sensors, button, pixels, serial, microcontroller.nvm, watchdog, keypad.Event(),
+                   supervisor.ticks_ms)
 
 
 def error_pixels():
@@ -106,8 +95,3 @@ def error_pixels():
 def ticks_ms():
     return supervisor.ticks_ms()
 
-
-def implementation():
-    import sys
-
-    return sys.implementation.name

@@ -13,10 +13,13 @@ def start():
 
     try:
         cfg = hardware.settings()
-        hw = hardware.Hardware(cfg)
+        hw = hardware.build(cfg)
     except config.ConfigError as e:
         print("pegboard: " + e.message)
         _blink_forever(hardware, e.code, None)
+    except Exception as e:  # the settings passed, yet a device would not start (a pin in use, ...)
+        print("pegboard: cannot start the hardware:", repr(e))
+        _blink_forever(hardware, config.BLINK_CRASH, None)
     try:
         app = App(hw, cfg)
     except ValueError as e:  # a damaged hint table file
@@ -27,7 +30,9 @@ def start():
         _blink_forever(hardware, config.BLINK_CRASH, hw)
     table = "loaded" if app.table else "absent"
     print("pegboard %s ready: %d holes, hint table %s" % (VERSION, app.board.holes, table))
-    unload("pegfw.config")  # the settings are read: the parser's heap goes to the game
+    del config, hardware
+    unload("pegfw.config")  # the settings are read and the devices built: that code's heap goes
+    unload("pegfw.hardware")  # to the game
     return app
 
 

@@ -1,0 +1,24 @@
+"""The hardware objects the main loop uses, built once by pegfw.hardware (which then leaves the
+heap). Tests and the bench hand the App plain stand-ins with the same attributes."""
+
+
+class Devices:
+    def __init__(self, sensors, button, pixels, serial, nvm, watchdog, event, ticks_ms):
+        self.sensors = sensors      # keypad.Keys or ShiftRegisterKeys: one key per hole
+        self.button = button        # keypad.Keys: the hint button
+        self.pixels = pixels        # neopixel.NeoPixel, brightness 1.0 (the limiter scales)
+        self.serial = serial        # usb_cdc.data (None if boot.py did not enable it)
+        self.nvm = nvm              # microcontroller.nvm
+        self.watchdog = watchdog    # microcontroller.watchdog, armed; None where there is none
+        self.event = event          # one keypad.Event reused for every read: no allocation
+        self.ticks_ms = ticks_ms    # supervisor.ticks_ms
+
+    def show(self, frame):
+        px = self.pixels
+        for i in range(len(frame)):
+            px[i] = frame[i]
+        px.show()
+
+    def feed(self):
+        if self.watchdog is not None:
+            self.watchdog.feed()
