@@ -332,3 +332,19 @@ def test_rare_code_leaves_the_heap_when_done():
     assert "pegfw.show_watch" not in sys.modules and "pegcore.search" not in sys.modules
     # the same requests work again, their code compiled anew
     assert ask(app, hw, "stats")["ok"] and ask(app, hw, "watch", speed=5)["ok"]
+
+
+def test_a_hint_before_the_game_gives_its_search_memory_back():
+    # in setup the pegs are hand-made: the table cannot answer, the search does, and its memos
+    # (8 KB on the chip) and code leave the heap afterwards
+    import sys
+
+    hw, app = make_app()
+    hw.sensors.set(0b000000000011111)  # 5 pegs in holes 1..5: no game started
+    run(app, hw, 200)
+    hw.serial.lines()
+    r = ask(app, hw, "hint")
+    assert r["ok"] and r["best_left"] == Solver(B).best_left(0b000000000011111)
+    assert app.advisor._solver is None and "pegcore.memo" not in sys.modules
+    st = ask(app, hw, "state")
+    assert st["mode"] == "setup" and st["solvable"] is None

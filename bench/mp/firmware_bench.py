@@ -161,6 +161,14 @@ def timed_pass():
 
 
 full = (1 << 15) - 1
+# before a game: a few pegs by hand and the hint button (the search answers, then lets go)
+hw.sensors.set(0b11111, 15)
+advance(200)
+hw.button.set(1, 1)
+advance(20)
+hw.button.set(0, 1)
+advance(200)
+sample()
 hw.sensors.set(full & ~1, 15)
 advance(200)
 sample()

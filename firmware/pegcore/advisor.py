@@ -16,6 +16,12 @@ class Advisor:
             self._solver = Solver(self.board, memo_limit=16)
         return self._solver
 
+    def forget(self):
+        """Drop the search and its memos (heap the chip wants back); True if there was one."""
+        had = self._solver is not None
+        self._solver = None
+        return had
+
     def hint(self, mask, reachable=False):
         """(jump index or -1, solvable, best_left). `reachable`: mask came by legal jumps from
         one empty hole (a game in play), so the table, which holds exactly those, can answer."""

@@ -207,18 +207,26 @@ class App(Commands):
         in setup the pegs are whatever hands put there."""
         return self.tracker.mode != "setup"
 
+    def _forget_search(self):
+        """A hand-made position was searched: give the search's memos (8 KB) and code back."""
+        if self.advisor.forget():
+            for name in ("pegcore.solver", "pegcore.memo", "pegcore.parity"):
+                unload(name)
+
     def _hint(self, now):
         j, ok, left = self.advisor.hint(self.tracker.position, self._in_game())
         self._start_show("hint", shows.HintShow(self.board, now, j, ok))
         self._draw(now)  # lights first: the player is waiting; the host can wait a pass
         move = self.board.move_of(j) if j >= 0 else None
         self.link.event("hint", {"move": move, "solvable": ok, "best_left": left})
+        self._forget_search()
         return move, ok, left
 
     def _start_demo(self, jumps, now, start=None):
         pos = self.tracker.position if start is None else start
         if jumps is None:
             jumps = self.advisor.solution(pos, start is not None or self._in_game())
+            self._forget_search()
         from pegfw.show_demo import DemoShow
 
         self._start_show("demo", DemoShow(self.board, now, pos, jumps), ("pegfw.show_demo",))

@@ -31,6 +31,7 @@ def cmd_solve(app, req, now):
     pos = app.tracker.position
     if finish is None:
         jumps = app.advisor.solution(pos, app._in_game())
+        app._forget_search()
         ok = popcount(pos) == 1 or (jumps and popcount(_after(app.board, pos, jumps)) == 1)
     else:
         from pegcore.solver import Solver
