@@ -348,3 +348,32 @@ def test_a_hint_before_the_game_gives_its_search_memory_back():
     assert app.advisor._solver is None and "pegcore.memo" not in sys.modules
     st = ask(app, hw, "state")
     assert st["mode"] == "setup" and st["solvable"] is None
+
+
+def test_frames_hold_only_small_ints_for_a_32_bit_chip():
+    # a 32-bit CircuitPython keeps ints below 2**30 unboxed; anything bigger would be allocated
+    # in every frame (or fail on builds without long ints)
+    hw, app = make_app()
+    new_game(app, hw)
+    mask = start_mask(B, 1)
+    for j in Solver(B).solution(mask):
+        mask = play_jump(hw, app, mask, B.move_of(j))
+    run(app, hw, 3000)  # the rainbow of a one-peg finish
+    ask(app, hw, "brightness", value=100)
+    run(app, hw, 200)
+    seen = [c for f in hw.frames for c in f] + list(app.limiter._scaled) + list(app.limiter._scaled.values())
+    assert seen and max(seen) < 1 << 24 and min(seen) >= 0
+
+
+def test_a_request_the_heap_cannot_hold_gets_an_answer(monkeypatch):
+    import pegfw.more_commands as more
+
+    def short_of_memory(app, req, now):
+        raise MemoryError
+
+    monkeypatch.setattr(more, "cmd_stats", short_of_memory)
+    hw, app = make_app()
+    new_game(app, hw)
+    r = ask(app, hw, "stats")
+    assert not r["ok"] and r["error"] == "no_memory" and r["id"] == 7
+    assert ask(app, hw, "state")["empty_start"] == 1 and app.errors == 0

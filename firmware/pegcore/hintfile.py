@@ -31,6 +31,9 @@ def read(board, stream):
     n = head[6] | head[7] << 8
     s = head[9]
     nb = head[10] | head[11] << 8
+    # sizes checked before anything is allocated: a damaged header must not eat the heap
+    if not 0 < n <= 8192 or not 0 < nb <= 4096 or not 1 <= s <= 6:
+        raise ValueError("hint table is corrupt")
     t = HintTable()
     t.nsym = s
     t.njumps = jn
@@ -48,7 +51,7 @@ def read(board, stream):
             raise ValueError("hint table is truncated")
     if stream.read(1):
         raise ValueError("hint table has trailing bytes")
-    if not n or not nb or t.k1 >= 1 << 14 or t.k2 >= 1 << 14:
+    if t.k1 >= 1 << 14 or t.k2 >= 1 << 14:
         raise ValueError("hint table is corrupt")
     for i in range(p):
         j = t.jumps[i]

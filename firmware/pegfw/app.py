@@ -208,8 +208,9 @@ class App(Commands):
         return self.tracker.mode != "setup"
 
     def _forget_search(self):
-        """A hand-made position was searched: give the search's memos (8 KB) and code back."""
-        if self.advisor.forget():
+        """After advice on a hand-made position (setup), give the search's memos (8 KB) and code
+        back. In a game they stay: a board without the table searches for every hint."""
+        if not self._in_game() and self.advisor.forget():
             for name in ("pegcore.solver", "pegcore.memo", "pegcore.parity"):
                 unload(name)
 
@@ -332,23 +333,29 @@ class App(Commands):
             link.error(e.rid, e.code, e.message)
             return
         name = "cmd_" + cmd
-        handler = getattr(Commands, name, None) if cmd.isalpha() else None
-        loaded = None
-        if handler is None and cmd in MORE_COMMANDS:
-            # a rare request: its code (and what it imports) is compiled for the answer and
-            # dropped after it, but for the modules of a show it started
-            loaded = list(sys.modules)
-            from pegfw import more_commands
-
-            handler = getattr(more_commands, name)
-            del more_commands
-        if handler is None:
+        handler = getattr(Commands, name, None) if cmd.isalpha() else None  # type: Any
+        more = handler is None and cmd in MORE_COMMANDS
+        if handler is None and not more:
             link.error(rid, "unknown_cmd", "unknown command %r" % cmd[:40])
             return
+        # a rare request: its code (and what it imports) is compiled for the answer and dropped
+        # after it, but for the modules of a show it started
+        loaded = list(sys.modules) if more else None
         try:
+            if more:
+                from pegfw import more_commands
+
+                handler = getattr(more_commands, name)
+                del more_commands
             fields = handler(self, req, now)
         except ProtocolError as e:
             link.error(rid, e.code, e.message, e.extra)
+            return
+        except MemoryError:
+            import gc
+
+            gc.collect()
+            link.error(rid, "no_memory", "the board is short of memory for this request: try again")
             return
         finally:
             if loaded is not None:

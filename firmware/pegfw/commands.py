@@ -3,6 +3,7 @@ inherits; the others (MORE_COMMANDS) live in pegfw.more_commands, loaded only wh
 answered."""
 
 from pegcore.rules import holes_of
+from pegfw.lights import estimate_ma
 
 # answered by pegfw.more_commands, loaded for the request
 MORE_COMMANDS = ("info", "solve", "demo", "guide", "watch", "brightness", "theme", "stats", "selftest")
@@ -24,7 +25,7 @@ class Commands:
                 "solvable": self.advisor.hint(pos, True)[1] if self._in_game() else None,
                 "lifted": t.lifted, "landing": holes_of(t.landing), "illegal": holes_of(t.bad),
                 "lights": [[c >> 16, c >> 8 & 255, c & 255] for c in (self.last_frame or [])],
-                "ma": self.limiter.last_ma,
+                "ma": estimate_ma(self.last_frame or ()),
                 "brightness": self.limiter.brightness, "theme": self.theme,
                 "seq": self.link.seq, "dropped": self.link.dropped}
 

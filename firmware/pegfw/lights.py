@@ -20,9 +20,9 @@ class Limiter:
         self.budget_ma = budget_ma
         self.brightness = brightness  # percent; change it through set_brightness
         self.ma_per_channel = ma_per_channel
-        self.last_ma = 0
-        # colour -> (colour at this brightness << 10 | its channel sum): ints only, so a small
-        # dict, cleared when full (rainbows make many colours) rather than stuck with old ones
+        # colour -> colour at this brightness: small ints both (24 bits: a 32-bit chip's small
+        # ints end at 2**30, and bigger ones would be allocated), cleared when full (rainbows make
+        # many colours) rather than stuck with colours no longer shown
         self._scaled = {}
 
     def set_brightness(self, pct):
@@ -33,24 +33,23 @@ class Limiter:
         pct = self.brightness
         cache = self._scaled
         out = []
-        total = 0
         for c in frame:
-            v = cache.get(c)
-            if v is None:
+            s = cache.get(c)
+            if s is None:
                 if len(cache) >= 32:
                     cache.clear()
-                s = colors.scale(c, pct, 100)
-                v = cache[c] = s << 10 | colors.channel_sum(s)  # the sum (< 1024) rides along
-            out.append(v >> 10)
-            total += v & 1023
-        # channel-sum allowed by the budget (floor: stay under, never over)
+                s = cache[c] = colors.scale(c, pct, 100)
+            out.append(s)
+        # channel-sum allowed by the budget (floor: stay under, never over); the sum is only
+        # worth taking when a frame this bright could pass it (not at the default 40 %)
         allowed = self.budget_ma * 255 // self.ma_per_channel
-        if total > allowed:
-            for i in range(len(out)):
-                out[i] = colors.scale(out[i], allowed, total)
-            self.last_ma = estimate_ma(out, self.ma_per_channel)
-        else:
-            self.last_ma = total * self.ma_per_channel // 255
+        if len(out) * 765 * pct // 100 > allowed:
+            total = 0
+            for s in out:
+                total += (s >> 16) + (s >> 8 & 255) + (s & 255)
+            if total > allowed:
+                for i in range(len(out)):
+                    out[i] = colors.scale(out[i], allowed, total)
         return out
 
 

@@ -52,7 +52,9 @@ def main(argv: list[str] | None = None) -> int:
         parser.print_help()
         return 2
     try:
-        return int(args.func(args) or 0)
+        code = int(args.func(args) or 0)
+        sys.stdout.flush()  # a closed pipe shows here, not as noise when Python exits
+        return code
     except UsageError as e:
         print("pegboard: error: %s" % e, file=sys.stderr)
         return 2

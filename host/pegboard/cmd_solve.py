@@ -181,11 +181,12 @@ def _solutions(board: Board, empties: list[int], args: argparse.Namespace
 
 
 def _solve(board: Board, empties: list[int], args: argparse.Namespace) -> int:
+    solver = Solver(board, args.finish)  # for the reason a start has no solution
     status = 0
     for e, jumps, moves_count in _solutions(board, empties, args):
         start = start_mask(board, e)
         if jumps is None:
-            why = "" if Solver(board, args.finish).possible(start) else \
+            why = "" if solver.possible(start) else \
                 " (impossible by colour parity: see --help)"
             print("no solution from hole %d%s%s" % (e, _where(args.finish), why), file=sys.stderr)
             # an impossible start/finish pair is a usage error; a lost board is a plain failure
