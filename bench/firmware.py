@@ -4,7 +4,6 @@ RP2040 estimate at 230x (bench/util.py says where the factor comes from)."""
 from __future__ import annotations
 
 import shutil
-import statistics
 import subprocess
 from pathlib import Path
 from typing import Any
@@ -16,7 +15,7 @@ from pegboard.sim.simulator import _lib_dir
 ROOT = Path(__file__).resolve().parent.parent
 
 
-RUNS = 5  # VM processes: a whole process can land on a slow core, so take the median of runs
+RUNS = 5  # VM processes: a whole process can land on a slow spell of the machine
 
 
 def _vm_run(lib: str, mode: str) -> dict[str, int]:
@@ -34,9 +33,10 @@ def run() -> dict[str, Any]:
         own = _vm_run(lib, "plain")
     finally:
         shutil.rmtree(lib, ignore_errors=True)
-    # times: the median run; heap: the largest seen (it hardly varies)
-    v = {k: (max(r[k] for r in runs) if k.startswith("heap") else statistics.median(r[k] for r in runs))
-         for k in runs[0]}
+    # times: each run's median, the least disturbed run's (this machine has spells of running at
+    # half speed, long enough to slow several runs in a row; like timeit, trust the fastest);
+    # heap: the largest seen (it does not vary)
+    v = {k: (max(r[k] for r in runs) if k.startswith("heap") else min(r[k] for r in runs)) for k in runs[0]}
     est = lambda us: round(us * RP2040_FACTOR / 1000, 2)  # noqa: E731
     vm = "micropython unix (64-bit)"
     return {

@@ -65,7 +65,8 @@ class App(Commands):
         self.press_swallowed = False
         self.last_frame = None
         self.next_frame = 0
-        self._base_key = None
+        self._base_version = -1
+        self._base_theme = None
         self._base = []  # type: list
         self.selftest_until = None
         self.overflows = 0
@@ -258,9 +259,9 @@ class App(Commands):
     # -- lights ------------------------------------------------------------------------------
     def _frame(self, now):
         t = self.tracker
-        key = (t.sensed, t.bad, t.pending, t.landing, t.mode, self.theme)
-        if key != self._base_key:  # the steady picture only changes with the pegs
-            self._base_key = key
+        if t.version != self._base_version or self.theme != self._base_theme:
+            # the steady picture only changes with the pegs (or the theme)
+            self._base_version, self._base_theme = t.version, self.theme
             self._base = base_frame(self.board, t, self.theme)
         base = self._base
         if self.guide and t.mode == "play" and t.sensed == t.position:

@@ -15,6 +15,7 @@ def resume(app, empty, mask):
     t.moves = path
     t.position = t.sensed = mask
     t.mode = "play" if has_move(b, mask) else "over"
+    t.version += 1
     app.link.event("resumed", {"empty": empty, "moves": [b.move_of(j) for j in path]})
     return []
 

@@ -31,6 +31,7 @@ class Tracker:
         self.landing = 0
         self.bad = 0
         self.pending = 0  # jumped peg still to pull out, when a jump is half done
+        self.version = 0  # counts judged pictures: the lights' steady frame is redrawn when it moves
 
     # -- entry points --------------------------------------------------------------------------
     def reset(self, mask):
@@ -66,6 +67,7 @@ class Tracker:
             else:
                 self._follow(events)
         self._update_lifted()
+        self.version += 1
 
     def _maybe_new_game(self, events):
         s, b = self.sensed, self.board
