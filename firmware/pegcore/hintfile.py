@@ -25,7 +25,7 @@ def read(board, stream):
     if len(head) != HEAD or head[:4] != MAGIC:
         raise ValueError("not a pegboard hint table")
     jn = len(board.need)
-    if head[4] != board.rows or head[8] != jn or board.holes > 16:
+    if head[4] != board.rows or head[8] != jn or board.holes > 15:  # masks < 2**15: see lookup
         raise ValueError("hint table is not for a %d-row board" % board.rows)
     p = head[5] or 256
     n = head[6] | head[7] << 8

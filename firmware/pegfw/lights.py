@@ -46,7 +46,7 @@ class Limiter:
         if len(out) * 765 * pct // 100 > allowed:
             total = 0
             for s in out:
-                total += (s >> 16) + (s >> 8 & 255) + (s & 255)
+                total += colors.channel_sum(s)
             if total > allowed:
                 for i in range(len(out)):
                     out[i] = colors.scale(out[i], allowed, total)

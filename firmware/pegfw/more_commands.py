@@ -1,5 +1,6 @@
-"""The protocol's rarer requests (solve, demo, guide, brightness, theme, stats, selftest): the App
-compiles this module when one arrives and drops it after the reply, so the game keeps the heap.
+"""The protocol's rarer requests (pegfw.commands.MORE_COMMANDS: info, solve, demo, guide, watch,
+brightness, theme, stats, selftest): the App compiles this module when one arrives and drops it
+after the reply, so the game keeps the heap.
 Each takes the App, the request and the time, as the methods of pegfw.commands do."""
 
 from pegcore.moves import MoveError, validate_moves

@@ -2,7 +2,7 @@
 NVM keeps only the start (flash wears out), so the moves are found again by a bounded search for a
 line of jumps from the start to the sensed picture. Loaded only at such a boot, then dropped."""
 
-from pegcore.rules import has_move, popcount
+from pegcore.rules import popcount
 
 
 def resume(app, empty, mask):
@@ -11,11 +11,7 @@ def resume(app, empty, mask):
     path = _path(b, b.full & ~(1 << (empty - 1)), mask, 4000)
     if path is None:
         return t.reset(mask)
-    t.empty_start = empty
-    t.moves = path
-    t.position = t.sensed = mask
-    t.mode = "play" if has_move(b, mask) else "over"
-    t.version += 1
+    t.adopt(empty, path, mask)
     app.link.event("resumed", {"empty": empty, "moves": [b.move_of(j) for j in path]})
     return []
 
@@ -53,5 +49,3 @@ def _path(board, start, target, budget):
         path.append(j)
         stack.append((c, 0))
     return None
-
-

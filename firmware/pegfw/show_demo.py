@@ -25,9 +25,6 @@ class DemoShow:
         self._reported = self.done_steps
         return out
 
-    def finished(self):
-        return self.done_steps >= len(self.jumps) and self._reported >= len(self.jumps)
-
     def frame(self, now, base):
         t = ticks_diff(now, self.start)
         k = t // self.step_ms

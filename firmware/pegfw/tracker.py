@@ -41,6 +41,13 @@ class Tracker:
         self._judge(events)
         return events
 
+    def adopt(self, empty_start, moves, mask):
+        """Take a game back after a power loss: `moves`, legal from the start, lead to `mask`."""
+        self.empty_start, self.moves = empty_start, moves
+        self.position = self.sensed = mask
+        self.mode = "play" if has_move(self.board, mask) else "over"
+        self.version += 1
+
     def sense(self, mask):
         """A new stable picture; returns the events it causes."""
         mask &= self.board.full

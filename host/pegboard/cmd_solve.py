@@ -27,10 +27,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--empty", default="1", metavar="H|all", help="the empty hole at the start, or 'all' (default 1)")
     p.add_argument("--finish", type=int, metavar="H", help="hole the last peg must end in (default anywhere)")
     mode = p.add_mutually_exclusive_group()
-    mode.add_argument("--count", action="store_true", help="count the solutions instead of showing one")
+    mode.add_argument("--count", action="store_true", help="count the solutions instead of showing one (up to 6 rows)")
     mode.add_argument("--all", action="store_true", help="stream every solution, one per line")
     mode.add_argument("--min-moves", action="store_true",
-                      help="a solution with the fewest moves (a run of jumps by one peg is one move)")
+                      help="a solution with the fewest moves (a run of jumps by one peg is one move; up to 6 rows)")
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.add_argument("--svg", metavar="FILE", help="also draw the solution step by step into an SVG file")
     p.add_argument("--gif", metavar="FILE", help="also animate the solution into a GIF file")
