@@ -9,7 +9,7 @@
 import sys
 import gc
 import time
-sys.path[:0] = ["firmware", "host/pegboard/sim/device", sys.argv[1]]
+sys.path[:0] = ["firmware", "host/pegboard/sim/device", sys.argv[1]] + sys.argv[3:]
 # What the chip has built in (C modules, no heap of ours): here the simulator's fakes of them, and
 # adafruit_pixelbuf (a C module in CircuitPython, a Python library here). No simulator process is
 # listening: the fakes neither read nor send.
@@ -81,6 +81,7 @@ class Ser:
         return got
 
     def write(self, b):
+        b = bytes(b)  # MicroPython 1.19 (micropython32) has no bytearray.count
         self.replies += b.count(b'"ok": true')
         self.refused += b.count(b'"ok": false')
         return len(b)

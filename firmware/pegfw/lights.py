@@ -32,16 +32,17 @@ class Limiter:
     def limit(self, frame):
         pct = self.brightness
         cache = self._scaled
-        out = []
-        for c in frame:
-            s = cache.get(c)
-            if s is None:
-                if len(cache) >= 32:
-                    cache.clear()
-                s = cache[c] = colors.scale(c, pct, 100)
-            out.append(s)
-        # channel-sum allowed by the budget (floor: stay under, never over); the sum is only
-        # worth taking when a frame this bright could pass it (not at the default 40 %)
+        try:
+            out = [cache[c] for c in frame]  # a comprehension: the hint's first frame waits on this
+        except KeyError:  # a colour not seen lately
+            out = []
+            for c in frame:
+                s = cache.get(c)
+                if s is None:
+                    if len(cache) >= 32:
+                        cache.clear()
+                    s = cache[c] = colors.scale(c, pct, 100)
+                out.append(s)
         allowed = self.budget_ma * 255 // self.ma_per_channel
         if len(out) * 765 * pct // 100 > allowed:
             total = 0

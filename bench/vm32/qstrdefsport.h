@@ -1,0 +1,1 @@
+// qstrs specific to this port (none beyond those found in its sources)
