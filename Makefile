@@ -35,4 +35,4 @@ table: $(STAMP)
 	$(BIN)/python -m pegboard.tablegen firmware/pegcore/t5_hints.bin
 
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache
+	rm -rf $(VENV) .pytest_cache .mypy_cache bench/vm32/build bench/vm32/src bench/vm32/micropython32
