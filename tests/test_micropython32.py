@@ -101,3 +101,51 @@ def test_the_firmware_scenario_runs_on_micropython32():
     assert p.returncode == 0, p.stdout + p.stderr  # it exits non-zero unless every request was answered
     figures = dict(line.split() for line in p.stdout.splitlines())
     assert 0 < int(figures["heap_boot"]) <= int(figures["heap_peak"])
+
+
+def test_micropython32_files_and_exit_status(tmp_path):
+    data = tmp_path / "d.bin"
+    script = tmp_path / "t.py"
+    script.write_text(
+        "import sys\n"
+        "with open(%r, mode='wb') as f:\n"
+        "    f.write(b'hello world')\n"
+        "f = open(%r, 'rb')\n"
+        "b = bytearray(5)\n"
+        "print(f.readinto(b), bytes(b), f.seek(6), f.read())\n"
+        "f.close()\n"
+        "print(open(%r).read())\n"
+        "for m in ('r+', 'x', 'rbt'):\n"
+        "    try:\n"
+        "        open(%r, m)\n"
+        "    except ValueError:\n"
+        "        print('refused', m)\n"
+        "sys.exit(3)\n" % (str(data), str(data), str(data), str(data)))
+    p = subprocess.run([_vm32(), str(script)], capture_output=True, text=True, timeout=60)
+    assert p.stdout.splitlines() == ["5 b'hello' 6 b'world'", "hello world", "refused r+", "refused x",
+                                     "refused rbt"]
+    assert p.returncode == 3
+    bad = subprocess.run([_vm32(), "-X", "heapsize=lots", str(script)], capture_output=True, text=True, timeout=60)
+    assert bad.returncode == 2 and "heapsize" in bad.stderr
+
+
+def test_bench_falls_back_to_the_64_bit_vm_and_says_why(monkeypatch):
+    from bench import firmware
+
+    def unavailable():
+        raise micropython32.Unavailable("no gcc -m32 in this test")
+
+    fig = {"boot_ms": 1, "idle_us": 1, "idle_p99_us": 1, "sensor_us": 1, "hint_us": 1, "load_us": 1,
+           "heap_boot": 50000, "heap_peak": 60000}
+    monkeypatch.setattr(micropython32, "build", unavailable)
+    monkeypatch.setattr(firmware, "_vm_run", lambda lib, mode, vm=None: dict(fig))
+    out = firmware.run()
+    peak = out["heap_peak_game_and_demo"]
+    assert peak["value"] == 60000 and not peak["ok"]  # the 64-bit figure stands in, and misses
+    assert "micropython32 unavailable: no gcc -m32 in this test" in peak["vm"]
+
+    monkeypatch.setattr(micropython32, "build", lambda: "vm32")
+    monkeypatch.setattr(firmware, "_vm_run", lambda lib, mode, vm=None: dict(fig, heap_peak=40000 if vm else 60000))
+    peak = firmware.run()["heap_peak_game_and_demo"]
+    assert peak["value"] == 40000 and peak["ok"] and peak["unix_64bit_vm_bytes"] == 60000
+    assert peak["vm"].startswith("micropython32")

@@ -17,6 +17,7 @@ import _sim
 _sim._lines = lambda: []
 _sim.send = lambda obj: None
 import board, digitalio, keypad, microcontroller, supervisor, usb_cdc, neopixel_write, adafruit_pixelbuf  # noqa
+import json, binascii, os  # noqa: E401,F401 (C on the chip; Python stand-ins on micropython32)
 try:
     import watchdog  # noqa: F401
 except ImportError:

@@ -91,7 +91,9 @@ mp_uint_t mp_hal_ticks_ms(void) {
 }
 
 void mp_hal_delay_ms(mp_uint_t ms) {
-    usleep(ms * 1000);
+    struct timespec ts = {ms / 1000, (long)(ms % 1000) * 1000000};
+    while (nanosleep(&ts, &ts) != 0 && errno == EINTR) {
+    }
 }
 
 static void stderr_strn(void *env, const char *str, size_t len) {
@@ -117,8 +119,8 @@ static int run_file(const char *path) {
         if (code == mp_const_none) {
             return 0;
         }
-        if (mp_obj_is_small_int(code)) {
-            return MP_OBJ_SMALL_INT_VALUE(code);
+        if (mp_obj_is_integer(code)) {  // an int, or a bool as in CPython
+            return mp_obj_get_int(code) & 255;
         }
         mp_obj_print_helper(&stderr_print, code, PRINT_STR);
         mp_print_str(&stderr_print, "\n");
@@ -128,15 +130,21 @@ static int run_file(const char *path) {
     return 1;
 }
 
+// "192K" -> 196608; 0 for anything that is not a number with an optional K or M
 static size_t parse_size(const char *s) {
     char *end;
     size_t n = strtoul(s, &end, 10);
+    if (end == s) {
+        return 0;
+    }
     if (*end == 'K' || *end == 'k') {
         n *= 1024;
+        end++;
     } else if (*end == 'M' || *end == 'm') {
         n *= 1024 * 1024;
+        end++;
     }
-    return n;
+    return *end == 0 ? n : 0;
 }
 
 int main(int argc, char **argv) {
@@ -147,6 +155,10 @@ int main(int argc, char **argv) {
     while (a + 1 < argc && strcmp(argv[a], "-X") == 0) {
         if (strncmp(argv[a + 1], "heapsize=", 9) == 0) {
             heap_size = parse_size(argv[a + 1] + 9);
+            if (heap_size < 16 * 1024) {
+                fprintf(stderr, "micropython32: heapsize must be a number of bytes (K, M) of at least 16K\n");
+                return 2;
+            }
         }
         a += 2;
     }

@@ -105,16 +105,38 @@ STATIC const mp_obj_type_t port_textio_type = {
     .locals_dict = (mp_obj_dict_t *)&file_locals_dict,
 };
 
-// open(path, mode="r"): modes r, w, a, with b for bytes
+// open(path, mode="r"): modes r, w, a, each with or without b; anything else is refused
 STATIC mp_obj_t port_open(size_t n_args, const mp_obj_t *args, mp_map_t *kw_args) {
     const char *path = mp_obj_str_get_str(args[0]);
-    const char *mode = n_args > 1 ? mp_obj_str_get_str(args[1]) : "r";
-    int flags = O_RDONLY;
-    bool text = strchr(mode, 'b') == NULL;
-    if (strchr(mode, 'w')) {
+    const char *mode = "r";
+    if (n_args > 1) {
+        mode = mp_obj_str_get_str(args[1]);
+    } else {
+        mp_map_elem_t *kw = mp_map_lookup(kw_args, MP_OBJ_NEW_QSTR(MP_QSTR_mode), MP_MAP_LOOKUP);
+        if (kw != NULL) {
+            mode = mp_obj_str_get_str(kw->value);
+        }
+    }
+    int flags;
+    if (mode[0] == 'r') {
+        flags = O_RDONLY;
+    } else if (mode[0] == 'w') {
         flags = O_WRONLY | O_CREAT | O_TRUNC;
-    } else if (strchr(mode, 'a')) {
+    } else if (mode[0] == 'a') {
         flags = O_WRONLY | O_CREAT | O_APPEND;
+    } else {
+        flags = -1;
+    }
+    bool text = true;
+    if (mode[0] != 0 && mode[1] == 'b') {
+        text = false;
+    } else if (mode[0] != 0 && mode[1] == 't') {
+        text = true;
+    } else if (mode[0] != 0 && mode[1] != 0) {
+        flags = -1;
+    }
+    if (flags < 0 || (mode[1] != 0 && mode[2] != 0)) {
+        mp_raise_ValueError(MP_ERROR_TEXT("mode must be r, w or a, with b or t"));
     }
     int fd = open(path, flags, 0644);
     if (fd < 0) {

@@ -4,6 +4,9 @@
 #include <alloca.h>
 
 #define MICROPY_CONFIG_ROM_LEVEL            (MICROPY_CONFIG_ROM_LEVEL_EXTRA_FEATURES)
+// as CircuitPython sets them, where they change what code takes in the heap
+#define MICROPY_COMP_TRIPLE_TUPLE_ASSIGN    (0)
+#define MICROPY_QSTR_BYTES_IN_HASH          (1)
 #define MICROPY_ENABLE_COMPILER             (1)
 #define MICROPY_ENABLE_GC                   (1)
 #define MICROPY_READER_POSIX                (1)

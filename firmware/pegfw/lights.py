@@ -43,6 +43,8 @@ class Limiter:
                         cache.clear()
                     s = cache[c] = colors.scale(c, pct, 100)
                 out.append(s)
+        # channel-sum allowed by the budget (floor: stay under, never over); the sum is only
+        # worth taking when a frame this bright could pass it (not at the default 40 %)
         allowed = self.budget_ma * 255 // self.ma_per_channel
         if len(out) * 765 * pct // 100 > allowed:
             total = 0
