@@ -20,8 +20,8 @@ ROOT = Path(__file__).resolve().parent.parent
 RUNS = 5  # VM processes: a whole process can land on a slow spell of the machine
 
 
-def _vm_run(lib: str, mode: str, vm: str | None = None) -> dict[str, int]:
-    cmd = [vm or _micropython(), "-X", "heapsize=192K", "bench/mp/firmware_bench.py", lib, mode]
+def _vm_run(lib: str, mode: str, vm: str | None = None, heap_kb: int = 192) -> dict[str, int]:
+    cmd = [vm or _micropython(), "-X", "heapsize=%dK" % heap_kb, "bench/mp/firmware_bench.py", lib, mode]
     if vm is not None:
         cmd.append(str(micropython32.LIB))  # json, binascii, os: C modules on the chip
     p = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=300)
@@ -30,9 +30,30 @@ def _vm_run(lib: str, mode: str, vm: str | None = None) -> dict[str, int]:
     return {k: int(x) for k, x in (line.split() for line in p.stdout.splitlines())}
 
 
+def _smallest_heap(lib: str, vm: str) -> tuple[int, int]:
+    """(KB, bytes in it before the firmware) of the smallest heap, in 4 KB steps, that the whole
+    scenario completes in on `vm`: what the sampled peak leaves out (compiling modules, the search's
+    memos, fragmentation) is in it."""
+    def runs(kb: int) -> bool:
+        try:
+            _vm_run(lib, "devices", vm, kb)
+            return True
+        except RuntimeError:  # MemoryError: a request refused, or the loop stopped
+            return False
+
+    lo, hi = 64, 256  # lo fails (the fakes alone take ~40 KB), hi runs
+    if not runs(hi):
+        raise RuntimeError("the firmware scenario does not complete in a %d KB heap" % hi)
+    while hi - lo > 4:
+        mid = (lo + hi) // 8 * 4
+        lo, hi = (lo, mid) if runs(mid) else (mid, hi)
+    return hi, _vm_run(lib, "devices", vm, hi)["base"]
+
+
 def run() -> dict[str, Any]:
     lib = _lib_dir()  # the real neopixel library, as on the chip's /lib
     heap32: dict[str, int] = {}
+    smallest = None
     own32: dict[str, int] = {}
     why_not32 = None
     try:
@@ -41,6 +62,7 @@ def run() -> dict[str, Any]:
         try:
             vm32 = str(micropython32.build())
             heap32, own32 = _vm_run(lib, "devices", vm32), _vm_run(lib, "plain", vm32)
+            smallest = _smallest_heap(lib, vm32)
         except micropython32.Unavailable as e:
             why_not32 = str(e)
     finally:
@@ -56,7 +78,7 @@ def run() -> dict[str, Any]:
     h, h_own = (heap32, own32) if heap32 else (v, own)
     hvm = ("micropython32 (32-bit build of the MicroPython 1.19 core, 16-byte GC blocks as the RP2040's)"
            if heap32 else "%s: micropython32 unavailable: %s" % (vm, why_not32))
-    return {
+    out = {
         "idle_loop_pass": figure(v["idle_us"] * RP2040_FACTOR / 1000, "ms (RP2040 estimate)", 5,
                                  measured_us=v["idle_us"],
                                  p99_rp2040_estimate_ms=est(v["idle_p99_us"]), vm=vm),
@@ -85,3 +107,11 @@ def run() -> dict[str, Any]:
                                            note="the same without the device objects and the neopixel "
                                                 "library: pegfw, pegcore and the hint table"),
     }
+    if smallest is not None:
+        out["heap_free_needed"] = figure(
+            smallest[0] * 1024 - smallest[1], "bytes", None, vm=hvm, smallest_heap_kb=smallest[0],
+            note="free heap the firmware needs to get through the whole scenario: the smallest "
+                 "-X heapsize (4 KB steps) it completes in, less what the fakes, stand-ins and bench "
+                 "script already hold there; unlike the sampled peak it includes compiling modules "
+                 "(app.py, a rare request's) and fragmentation (RP2040: ~126-179 KB free)")
+    return out

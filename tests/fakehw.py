@@ -124,10 +124,11 @@ class HW:
 
 def make_app(hw: HW | None = None):
     from pegfw.app import App
+    from pegfw.startup import load_table
 
     hw = hw or HW()
     root = Path(__file__).resolve().parent.parent / "firmware"
-    app = App(hw, hw.cfg, table_path=str(root / "pegcore" / "t5_hints.bin"))
+    app = App(hw, hw.cfg, load_table(hw.cfg.rows, str(root / "pegcore" / "t5_hints.bin")))
     return hw, app
 
 

@@ -135,3 +135,22 @@ def test_search_exhausts_a_lost_board():
     kinds = [k for k, _j, _m, _s in search.steps(b, start_mask(b, 1))]
     assert kinds[-1] == search.EXHAUSTED
     assert kinds.count(search.TRY) == kinds.count(search.BACK)
+
+
+def test_memo_falls_back_to_a_set_when_the_heap_has_no_room_for_a_bitset(monkeypatch):
+    from pegcore import memo
+
+    def no_room(self, holes):
+        raise MemoryError("no 4 KB in one piece")
+
+    assert isinstance(memo.memo_set(15), memo.BitSet)
+    monkeypatch.setattr(memo.BitSet, "__init__", no_room)
+    assert memo.memo_set(15) == set()
+    # and the search still plays a start to one peg with set memos
+    b = Board(5)
+    s = Solver(b, memo_limit=16)
+    assert isinstance(s._good, set)
+    m = start_mask(b, 1)
+    for j in s.solution(m):
+        m ^= b.flip[j]
+    assert popcount(m) == 1

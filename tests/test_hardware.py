@@ -131,3 +131,23 @@ def test_power_budget_in_the_docs_matches_the_firmware():
     parts = re.search(r"Total at the cap: (\d+) \+ (\d+) \+ (\d+) = (\d+) mA", doc).groups()
     a, mcu, idle, tot = map(int, parts)
     assert a == cap and a + mcu + idle == tot < 500
+
+
+@pytest.mark.parametrize("runtime", ["cpython", "micropython"])
+def test_damaged_hint_table_gives_its_blink_code_at_start_up(tmp_path, runtime):
+    import shutil
+    import time
+
+    fw = tmp_path / "firmware"
+    shutil.copytree(ROOT / "firmware", fw, ignore=shutil.ignore_patterns("__pycache__"))
+    table = fw / "pegcore" / "t5_hints.bin"
+    table.write_bytes(table.read_bytes()[:100])  # truncated
+    with Simulator(firmware=fw, runtime=runtime) as sim:
+        deadline = time.time() + 10
+        st = sim.control("status")
+        while not any("hint table" in line for line in st["console"]) and time.time() < deadline:
+            time.sleep(0.2)
+            st = sim.control("status")
+        assert any("hint table is truncated" in line for line in st["console"]), st["console"]
+        assert not any("ready" in line for line in st["console"])
+        assert st["running"]  # blinking, not crashed

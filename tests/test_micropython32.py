@@ -136,16 +136,26 @@ def test_bench_falls_back_to_the_64_bit_vm_and_says_why(monkeypatch):
         raise micropython32.Unavailable("no gcc -m32 in this test")
 
     fig = {"boot_ms": 1, "idle_us": 1, "idle_p99_us": 1, "sensor_us": 1, "hint_us": 1, "load_us": 1,
-           "heap_boot": 50000, "heap_peak": 60000}
+           "heap_boot": 50000, "heap_peak": 60000, "base": 30000}
+
+    def vm_run(lib, mode, vm=None, heap_kb=192):
+        if heap_kb < 101:  # the scenario runs out of memory below 101 KB
+            raise RuntimeError("firmware bench failed: MemoryError")
+        return dict(fig, heap_peak=40000 if vm else 60000)
+
     monkeypatch.setattr(micropython32, "build", unavailable)
-    monkeypatch.setattr(firmware, "_vm_run", lambda lib, mode, vm=None: dict(fig))
+    monkeypatch.setattr(firmware, "_vm_run", vm_run)
     out = firmware.run()
     peak = out["heap_peak_game_and_demo"]
     assert peak["value"] == 60000 and not peak["ok"]  # the 64-bit figure stands in, and misses
     assert "micropython32 unavailable: no gcc -m32 in this test" in peak["vm"]
+    assert "heap_free_needed" not in out  # not measured without micropython32
 
     monkeypatch.setattr(micropython32, "build", lambda: "vm32")
-    monkeypatch.setattr(firmware, "_vm_run", lambda lib, mode, vm=None: dict(fig, heap_peak=40000 if vm else 60000))
-    peak = firmware.run()["heap_peak_game_and_demo"]
+    out = firmware.run()
+    peak = out["heap_peak_game_and_demo"]
     assert peak["value"] == 40000 and peak["ok"] and peak["unix_64bit_vm_bytes"] == 60000
     assert peak["vm"].startswith("micropython32")
+    # the bisection finds the first 4 KB step that runs, less what was there before the firmware
+    assert out["heap_free_needed"]["smallest_heap_kb"] == 104
+    assert out["heap_free_needed"]["value"] == 104 * 1024 - 30000

@@ -17,5 +17,8 @@ class BitSet:
 def memo_set(holes, limit=BITSET_MAX_HOLES):
     """An empty set of masks: a bitset for small boards, a Python set for big ones."""
     if holes <= limit:
-        return BitSet(holes)
+        try:
+            return BitSet(holes)
+        except MemoryError:  # a fragmented heap with no 4 KB in one piece: a set grows in small steps
+            pass
     return set()

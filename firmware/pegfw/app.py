@@ -23,25 +23,9 @@ from pegfw.commands import MORE_COMMANDS, Commands
 LONG_PRESS_MS = 800
 SETTLE_MS = 60          # quiet time after a keypad reset before trusting the picture
 FRAME_MS = 20           # animate at most every 20 ms
-TABLE_PATH = "/pegcore/t5_hints.bin"
-
-
-def _load_table(board, path):
-    import gc
-
-    from pegcore import hintfile
-
-    gc.collect()  # the table wants a few KB in one piece: sweep the import-time garbage first
-    t = None
-    for p in (path, path.lstrip("/")):
-        t = t or hintfile.load(board, p)
-    del hintfile
-    unload("pegcore.hintfile")  # reading the file is done: keep only the table
-    return t
-
-
 class App(Commands):
-    def __init__(self, hw, cfg, table_path=TABLE_PATH, runtime=None):
+    def __init__(self, hw, cfg, table=None, runtime=None):
+        """`table`: the hint table (pegfw.startup.load_table) for a 15-hole board, else None."""
         self.hw = hw
         self.sensors = cfg.sensors  # the settings themselves are not kept: their class is heap
         self.board = Board(cfg.rows)
@@ -49,7 +33,7 @@ class App(Commands):
         self.link = Link(hw.serial)
         self.limiter = Limiter(cfg.current_ma, cfg.brightness)
         self.theme = cfg.theme
-        self.table = _load_table(self.board, table_path) if cfg.rows == 5 else None
+        self.table = table
         self.advisor = Advisor(self.board, self.table)
         self.store = Store(hw.nvm, cfg.rows)
         self.runtime = runtime or sys.implementation.name

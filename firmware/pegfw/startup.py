@@ -4,12 +4,34 @@ blink code for a bad setting. Dropped from the heap once the game runs."""
 from pegfw import VERSION, colors, unload
 from pegfw.clock import ticks_diff
 
+TABLE_PATH = "/pegcore/t5_hints.bin"
+
+
+def load_table(rows, path=TABLE_PATH):
+    """The hint table of a 15-hole board (None for other boards, or without the file). Read before
+    the App's code is compiled: its arrays want up to 2.6 KB in one piece, which a heap chopped up
+    by compiling the rest of the firmware may no longer have. Raises ValueError for a damaged file."""
+    if rows != 5:
+        return None
+    import gc
+
+    from pegcore import hintfile
+    from pegcore.geometry import Board
+
+    gc.collect()  # sweep the settings' and devices' import-time garbage first
+    board = Board(rows)
+    t = None
+    for p in (path, path.lstrip("/")):  # the chip's root, or the current folder (simulator, tests)
+        t = t or hintfile.load(board, p)
+    del hintfile
+    unload("pegcore.hintfile")  # reading the file is done: keep only the table
+    return t
+
 
 def start():
     """Build the hardware from settings.toml and the App; on a bad setting, print it and blink
     its code forever (a blink code is an answer, not a crash loop)."""
     from pegfw import config, hardware
-    from pegfw.app import App
 
     try:
         cfg = hardware.settings()
@@ -21,10 +43,14 @@ def start():
         print("pegboard: cannot start the hardware:", repr(e))
         _blink_forever(hardware, config.BLINK_CRASH, None)
     try:
-        app = App(hw, cfg)
+        table = load_table(cfg.rows)
     except ValueError as e:  # a damaged hint table file
         print("pegboard: " + str(e))
         _blink_forever(hardware, config.BLINK_TABLE, hw)
+    try:
+        from pegfw.app import App
+
+        app = App(hw, cfg, table)
     except Exception as e:
         print("pegboard: cannot start:", repr(e))
         _blink_forever(hardware, config.BLINK_CRASH, hw)
