@@ -31,23 +31,32 @@ def _vm_run(lib: str, mode: str, vm: str | None = None, heap_kb: int = 192) -> d
 
 
 def _smallest_heap(lib: str, vm: str) -> tuple[int, int]:
-    """(KB, bytes in it before the firmware) of the smallest heap, in 4 KB steps, that the whole
+    """(KB, free bytes the firmware had in it) of the smallest heap, in 4 KB steps, that the whole
     scenario completes in on `vm`: what the sampled peak leaves out (compiling modules, the search's
-    memos, fragmentation) is in it."""
-    def runs(kb: int) -> bool:
+    memos, fragmentation) is in it. Fails loudly on anything but running out of memory."""
+    def run_in(kb: int) -> dict[str, int] | None:
         try:
-            _vm_run(lib, "devices", vm, kb)
-            return True
-        except RuntimeError:  # MemoryError: a request refused, or the loop stopped
-            return False
+            return _vm_run(lib, "devices", vm, kb)
+        except subprocess.TimeoutExpired:
+            raise RuntimeError("the firmware scenario hung in a %d KB heap" % kb) from None
+        except RuntimeError as e:
+            refused_for_memory = "for no_memory)" in str(e) and "(0 for no_memory)" not in str(e)
+            if "MemoryError" in str(e) or refused_for_memory:
+                return None  # too small: the loop ran out, or a request was refused for memory
+            raise
 
-    lo, hi = 64, 256  # lo fails (the fakes alone take ~40 KB), hi runs
-    if not runs(hi):
+    lo, hi = 64, 256  # lo is too small: the fakes, stand-ins and bench script alone take ~48 KB
+    best = run_in(hi)
+    if best is None:
         raise RuntimeError("the firmware scenario does not complete in a %d KB heap" % hi)
     while hi - lo > 4:
         mid = (lo + hi) // 8 * 4
-        lo, hi = (lo, mid) if runs(mid) else (mid, hi)
-    return hi, _vm_run(lib, "devices", vm, hi)["base"]
+        got = run_in(mid)
+        if got is None:
+            lo = mid
+        else:
+            hi, best = mid, got
+    return hi, best["free_at_base"]
 
 
 def run() -> dict[str, Any]:
@@ -109,9 +118,9 @@ def run() -> dict[str, Any]:
     }
     if smallest is not None:
         out["heap_free_needed"] = figure(
-            smallest[0] * 1024 - smallest[1], "bytes", None, vm=hvm, smallest_heap_kb=smallest[0],
-            note="free heap the firmware needs to get through the whole scenario: the smallest "
-                 "-X heapsize (4 KB steps) it completes in, less what the fakes, stand-ins and bench "
-                 "script already hold there; unlike the sampled peak it includes compiling modules "
-                 "(app.py, a rare request's) and fragmentation (RP2040: ~126-179 KB free)")
+            smallest[1], "bytes", None, vm=hvm, smallest_heap_kb=smallest[0],
+            note="free heap the firmware needs to get through the whole scenario: gc.mem_free() "
+                 "before the firmware starts, in the smallest -X heapsize (4 KB steps) the scenario "
+                 "completes in; unlike the sampled peak it includes compiling modules (app.py, a "
+                 "rare request's), the search's memos and fragmentation (RP2040: ~126-179 KB free)")
     return out

@@ -136,12 +136,14 @@ def test_bench_falls_back_to_the_64_bit_vm_and_says_why(monkeypatch):
         raise micropython32.Unavailable("no gcc -m32 in this test")
 
     fig = {"boot_ms": 1, "idle_us": 1, "idle_p99_us": 1, "sensor_us": 1, "hint_us": 1, "load_us": 1,
-           "heap_boot": 50000, "heap_peak": 60000, "base": 30000}
+           "heap_boot": 50000, "heap_peak": 60000}
 
     def vm_run(lib, mode, vm=None, heap_kb=192):
-        if heap_kb < 101:  # the scenario runs out of memory below 101 KB
-            raise RuntimeError("firmware bench failed: MemoryError")
-        return dict(fig, heap_peak=40000 if vm else 60000)
+        if heap_kb < 97:  # the loop runs out of memory below 97 KB, a request below 101 KB
+            raise RuntimeError("firmware bench failed: MemoryError: memory allocation failed")
+        if heap_kb < 101:
+            raise RuntimeError("firmware bench failed: requests failed: 16 ok, 1 refused (1 for no_memory)")
+        return dict(fig, heap_peak=40000 if vm else 60000, free_at_base=heap_kb * 1000 - 48000)
 
     monkeypatch.setattr(micropython32, "build", unavailable)
     monkeypatch.setattr(firmware, "_vm_run", vm_run)
@@ -158,4 +160,13 @@ def test_bench_falls_back_to_the_64_bit_vm_and_says_why(monkeypatch):
     assert peak["vm"].startswith("micropython32")
     # the bisection finds the first 4 KB step that runs, less what was there before the firmware
     assert out["heap_free_needed"]["smallest_heap_kb"] == 104
-    assert out["heap_free_needed"]["value"] == 104 * 1024 - 30000
+    assert out["heap_free_needed"]["value"] == 104 * 1000 - 48000  # free before the firmware starts
+
+    def broken(lib, mode, vm=None, heap_kb=192):  # a failure that is not memory must not pass as one
+        if heap_kb < 200:
+            raise RuntimeError("firmware bench failed: requests failed: 16 ok, 1 refused (0 for no_memory)")
+        return vm_run(lib, mode, vm, heap_kb)
+
+    monkeypatch.setattr(firmware, "_vm_run", broken)
+    with pytest.raises(RuntimeError, match="0 for no_memory"):
+        firmware.run()

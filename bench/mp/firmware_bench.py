@@ -72,6 +72,7 @@ class Ser:
         self.rx = b""
         self.replies = 0
         self.refused = 0
+        self.no_memory = 0
 
     @property
     def in_waiting(self):
@@ -85,6 +86,7 @@ class Ser:
         b = bytes(b)  # MicroPython 1.19 (micropython32) has no bytearray.count
         self.replies += b.count(b'"ok": true')
         self.refused += b.count(b'"ok": false')
+        self.no_memory += b.count(b'"no_memory"')
         return len(b)
 
 
@@ -125,6 +127,7 @@ sens = [0] * 25
 hint = [0] * 25
 gc.collect()
 base = gc.mem_alloc()
+free_at_base = gc.mem_free()  # the heap the firmware has (the GC's own tables already taken off)
 t_boot = time.ticks_us()
 # as pegfw.startup.start does it (the real devices built and held; the game driven through hw):
 # settings, devices, the hint table, then the App's code
@@ -253,8 +256,9 @@ for name in ("pegfw.show_over", "pegfw.show_demo", "pegfw.show_chase", "pegfw.mo
         if m not in loaded:
             unload(m)
 if hw.serial.refused or hw.serial.replies != len(REQUESTS):
-    raise SystemExit("requests failed: %d ok, %d refused" % (hw.serial.replies, hw.serial.refused))
-print("base", base)  # what was in the heap before the firmware: the fakes, stand-ins, this script
+    raise SystemExit("requests failed: %d ok, %d refused (%d for no_memory)" % (
+        hw.serial.replies, hw.serial.refused, hw.serial.no_memory))
+print("free_at_base", free_at_base)
 print("boot_ms", boot_us // 1000)
 print("idle_us", idle_med)
 print("idle_p99_us", idle_p99)

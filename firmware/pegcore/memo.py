@@ -19,6 +19,8 @@ def memo_set(holes, limit=BITSET_MAX_HOLES):
     if holes <= limit:
         try:
             return BitSet(holes)
-        except MemoryError:  # a fragmented heap with no 4 KB in one piece: a set grows in small steps
+        except MemoryError:
+            # no 4 KB in one piece: a set needs less until it holds ~800 positions, more than a
+            # hint on hand-placed pegs visits
             pass
     return set()

@@ -47,6 +47,9 @@ def start():
     except ValueError as e:  # a damaged hint table file
         print("pegboard: " + str(e))
         _blink_forever(hardware, config.BLINK_TABLE, hw)
+    except Exception as e:  # no heap for it, a read error, ...
+        print("pegboard: cannot load the hint table:", repr(e))
+        _blink_forever(hardware, config.BLINK_CRASH, hw)
     try:
         from pegfw.app import App
 
