@@ -23,6 +23,8 @@ from pegfw.commands import MORE_COMMANDS, Commands
 LONG_PRESS_MS = 800
 SETTLE_MS = 60          # quiet time after a keypad reset before trusting the picture
 FRAME_MS = 20           # animate at most every 20 ms
+
+
 class App(Commands):
     def __init__(self, hw, cfg, table=None, runtime=None):
         """`table`: the hint table (pegfw.startup.load_table) for a 15-hole board, else None."""
