@@ -2,7 +2,9 @@
 # the real hardware objects (pegfw.hardware.build over the simulator's fake pins, keypad, ... and
 # the real Adafruit neopixel library), which are built and held so their heap counts as on the
 # chip. argv: the folder with the neopixel library, "devices" or "plain" (without the real hardware
-# objects: the firmware's own heap alone). Prints figures: boot_ms, idle_us (median loop
+# objects: the firmware's own heap alone), then folders with stand-ins for the chip's C modules
+# (micropython32: bench/vm32/lib). Prints figures: free_at_base (heap free before the firmware
+# starts), boot_ms, idle_us (median loop
 # pass), sensor_us and hint_us (the pass that turns a sensor or button event into lights),
 # load_us (slowest on-demand module), heap after boot and peak live heap during a game, a demo and
 # every kind of request from a laptop.
