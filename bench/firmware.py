@@ -1,6 +1,7 @@
-"""Firmware figures measured in the MicroPython VM (fake hardware objects, the real App): timings on
-the unix VM with the RP2040 estimate at 230x (bench/util.py says where the factor comes from), heap
-on micropython32, the 32-bit build of the same scenario (bench/_micropython32.py says why)."""
+"""Firmware figures measured in the MicroPython VMs (fake hardware objects, the real App): timings on
+the unix VM with the RP2040 estimate at 230x (bench/util.py says where the factor comes from); heap
+and the longest loop pass on chipvm, MicroPython's core set up as a CircuitPython board
+(pegboard.sim.chipvm; 32-bit where gcc -m32 works)."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ import subprocess
 from pathlib import Path
 from typing import Any
 
-from bench import _micropython32 as micropython32
+from pegboard.sim import chipvm
 from bench.util import RP2040_FACTOR, figure
 from bench.core import _micropython
 from pegboard.sim.simulator import _lib_dir
@@ -22,8 +23,6 @@ RUNS = 5  # VM processes: a whole process can land on a slow spell of the machin
 
 def _vm_run(lib: str, mode: str, vm: str | None = None, heap_kb: int = 192) -> dict[str, int]:
     cmd = [vm or _micropython(), "-X", "heapsize=%dK" % heap_kb, "bench/mp/firmware_bench.py", lib, mode]
-    if vm is not None:
-        cmd.append(str(micropython32.LIB))  # json, binascii, os: C modules on the chip
     p = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=300)
     if p.returncode != 0:
         raise RuntimeError("firmware bench failed: " + p.stdout + p.stderr)
@@ -62,6 +61,7 @@ def _smallest_heap(lib: str, vm: str) -> tuple[int, int]:
 def run() -> dict[str, Any]:
     lib = _lib_dir()  # the real neopixel library, as on the chip's /lib
     heap32: dict[str, int] = {}
+    chip_bits, chip_note = 0, ""
     smallest = None
     own32: dict[str, int] = {}
     why_not32 = None
@@ -69,10 +69,12 @@ def run() -> dict[str, Any]:
         runs = [_vm_run(lib, "devices") for _ in range(RUNS)]
         own = _vm_run(lib, "plain")
         try:
-            vm32 = str(micropython32.build())
+            built = chipvm.build()
+            vm32 = str(built.path)
             heap32, own32 = _vm_run(lib, "devices", vm32), _vm_run(lib, "plain", vm32)
             smallest = _smallest_heap(lib, vm32)
-        except micropython32.Unavailable as e:
+            chip_bits, chip_note = built.bits, built.note
+        except chipvm.Unavailable as e:
             why_not32 = str(e)
     finally:
         shutil.rmtree(lib, ignore_errors=True)
@@ -85,8 +87,11 @@ def run() -> dict[str, Any]:
     # heap: from the 32-bit VM (the chip's word and GC block sizes); without it, the 64-bit figures
     # stand in, overstating the chip's, and the reason is reported
     h, h_own = (heap32, own32) if heap32 else (v, own)
-    hvm = ("micropython32 (32-bit build of the MicroPython 1.19 core, 16-byte GC blocks as the RP2040's)"
-           if heap32 else "%s: micropython32 unavailable: %s" % (vm, why_not32))
+    if heap32:
+        hvm = ("chipvm (MicroPython 1.19 core set up as a CircuitPython board, %d-bit%s)"
+               % (chip_bits, ", 16-byte GC blocks as the RP2040's" if chip_bits == 32 else ": " + chip_note))
+    else:
+        hvm = "%s: chipvm unavailable: %s" % (vm, why_not32)
     out = {
         "idle_loop_pass": figure(v["idle_us"] * RP2040_FACTOR / 1000, "ms (RP2040 estimate)", 5,
                                  measured_us=v["idle_us"],
@@ -100,6 +105,22 @@ def run() -> dict[str, Any]:
         "code_load_on_demand_worst": figure(v["load_us"] * RP2040_FACTOR / 1000, "ms (RP2040 estimate)", None,
                                             measured_us=v["load_us"], vm=vm,
                                             note="the pause when a show or a rare request compiles its module"),
+        "longest_loop_pass": figure(h["longest_pass_us"] * RP2040_FACTOR / 1000, "ms (RP2040 estimate)", 100,
+                                    measured_us=h["longest_pass_us"], vm=hvm,
+                                    note="the longest main-loop pass of the whole scenario (boot aside: "
+                                         "start-up feeds the watchdog between modules), solve with a "
+                                         "finish hole from every start to every hole included, passes "
+                                         "that compile code on demand aside (next figure); CPU time x 230"),
+        "longest_loop_pass_compiling": figure(
+            h["longest_compile_pass_us"] * RP2040_FACTOR / 1000, "ms (RP2040 estimate)", None,
+            measured_us=h["longest_compile_pass_us"], vm=hvm,
+            note="the longest pass that compiled a module on demand (a rare request's code, a show's) "
+                 "from source, as the chip does without .mpy files; well inside the 4 s watchdog"),
+        "solve_answer_worst": figure(h["solve_us"] * RP2040_FACTOR / 1000, "ms (RP2040 estimate)", 3000,
+                                     measured_us=h["solve_us"], vm=hvm,
+                                     note="request to answer, in loop-pass CPU time, over solve with "
+                                          "every finish hole from every start (compiling its code "
+                                          "included)"),
         "heap_after_boot": figure(h["heap_boot"], "bytes", None, vm=hvm, unix_64bit_vm_bytes=v["heap_boot"]),
         "heap_peak_game_and_demo": figure(h["heap_peak"], "bytes", 48 * 1024, vm=hvm,
                                           unix_64bit_vm_bytes=v["heap_peak"],
@@ -118,7 +139,7 @@ def run() -> dict[str, Any]:
     }
     if smallest is not None:
         out["heap_free_needed"] = figure(
-            smallest[1], "bytes", None, vm=hvm, smallest_heap_kb=smallest[0],
+            smallest[1], "bytes", 96 * 1024, vm=hvm, smallest_heap_kb=smallest[0],
             note="free heap the firmware needs to get through the whole scenario: gc.mem_free() "
                  "before the firmware starts, in the smallest -X heapsize (4 KB steps) the scenario "
                  "completes in; unlike the sampled peak it includes compiling modules (app.py, a "

@@ -27,4 +27,21 @@ def micropython() -> str:
     return exe
 
 
+@pytest.fixture(scope="session")
+def chip_vm() -> str:
+    """chipvm (pegboard.sim.chipvm), built on first use: part of the project, so a failure fails."""
+    from pegboard.sim import chipvm
+
+    try:
+        return str(chipvm.build().path)
+    except chipvm.Unavailable as e:
+        pytest.fail("chipvm cannot be built: %s" % e)
+
+
+@pytest.fixture(params=["micropython", "chip"])
+def vm(request, micropython, chip_vm) -> str:
+    """Each MicroPython runtime the firmware is tested on: the unix VM and the chip VM."""
+    return micropython if request.param == "micropython" else chip_vm
+
+
 os.environ.setdefault("PYTHONHASHSEED", "0")

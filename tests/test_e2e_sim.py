@@ -25,7 +25,7 @@ def hand_jump(sim, move, order=(0, 2, 1)):
     sim.control("wait_idle")
 
 
-@pytest.fixture(params=["cpython", "micropython"])
+@pytest.fixture(params=["cpython", "micropython", "chip"])
 def sim(request):
     with Simulator(runtime=request.param) as s:
         yield s
@@ -38,7 +38,7 @@ def events_of(board, name):
 def test_boot_info_and_a_whole_game_by_hand(sim):
     with Board(sim.data_path) as b:
         info = b.request("info")
-        assert info["protocol"] == 1 and info["holes"] == 15 and info["runtime"] == sim.runtime
+        assert info["protocol"] == 1 and info["holes"] == 15 and info["runtime"] == {"chip": "micropython"}.get(sim.runtime, sim.runtime)
         assert info["hint_table"] is True
         sim.control("fill", empty=5)
         sim.control("wait_idle")
@@ -194,3 +194,69 @@ def test_control_port_errors():
 def test_bad_firmware_folder_is_refused(tmp_path):
     with pytest.raises(SimError):
         Simulator(firmware=tmp_path)
+
+
+def chip_ok(sim):
+    """On the chip runtime, with chip time on: no loop pass the RP2040's watchdog would not survive."""
+    st = sim.control("status")
+    assert st["chip_watchdog_resets"] == 0 and st["watchdog_resets"] == 0, st["console"]
+    return st
+
+
+def test_watch_runs_and_steps(sim):
+    with Board(sim.data_path) as b:
+        sim.control("fill", empty=1)
+        sim.control("wait_idle")
+        assert b.request("watch", speed=10)["speed"] == 10
+        time.sleep(0.5)
+        assert b.request("state")["mode"] == "demo"
+        assert b.request("stop")["stopped"] == "watch"
+        assert b.request("watch", step=True)["speed"] == 0
+        first = sim.control("pixels")["pixels"]
+        for _ in range(3):
+            b.request("watch", step=True)
+        time.sleep(0.1)
+        assert sim.control("pixels")["pixels"] != first  # each step moved the search on
+        errors = [e for e in b.poll(0.2) if e.get("event") == "error"]
+        assert not errors, errors
+        if sim.runtime == "chip":
+            chip_ok(sim)
+
+
+def test_hints_on_hand_placed_pegs_of_every_size(sim):
+    import random
+
+    rng = random.Random(7)
+    with Board(sim.data_path) as b:
+        for n in range(0, 16):
+            pegs = sorted(rng.sample(range(1, 16), n))
+            sim.control("set", pegs=pegs)
+            sim.control("wait_idle")
+            h = b.request("hint")
+            # the position the board follows: the pegs, or the game a full board less one started
+            mask = sum(1 << (p - 1) for p in b.request("state")["position"])
+            assert h["best_left"] == Solver(G).best_left(mask), (pegs, h)
+            assert h["solvable"] == (h["best_left"] == 1)
+        if sim.runtime == "chip":
+            chip_ok(sim)
+
+
+def test_solve_with_every_finish_hole(sim):
+    from test_core_reference import FINISHES
+
+    with Board(sim.data_path) as b:
+        for empty in (4,):  # (every start: test_fw_app)
+            sim.control("fill", empty=empty)
+            sim.control("wait_idle")
+            assert b.request("state")["empty_start"] == empty
+            for finish in range(1, 16):
+                try:
+                    r = b.request("solve", finish=finish, timeout=10)
+                except BoardError as e:
+                    assert finish not in FINISHES[empty] and e.code == "not_solvable", e
+                    continue
+                assert finish in FINISHES[empty]
+                assert len(r["moves"]) == 13 and r["moves"][-1][2] == finish
+        if sim.runtime == "chip":
+            st = chip_ok(sim)
+            assert 0 < st["longest_pass_ms"] < 4000

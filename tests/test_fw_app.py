@@ -20,10 +20,16 @@ def send(app, hw, line):
     return [json.loads(x) for x in hw.serial.lines()]
 
 
-def ask(app, hw, cmd, **args):
+def ask(app, hw, cmd, passes=400, **args):
+    """One request, its one reply; a long request (solve) answers a few passes later."""
     req = {"id": 7, "cmd": cmd}
     req.update(args)
     replies = [r for r in send(app, hw, json.dumps(req)) if "event" not in r]
+    while not replies and app.job is not None and passes > 0:
+        run(app, hw, 10)
+        passes -= 10
+        replies = [json.loads(x) for x in hw.serial.lines()]
+        replies = [r for r in replies if "event" not in r]
     assert len(replies) == 1
     return replies[0]
 
@@ -182,6 +188,48 @@ def test_solve_with_finish_and_not_solvable():
     moves = ask(app, hw, "solve", finish=13)["moves"]
     assert len(moves) == 13 and moves[-1][2] == 13
     assert ask(app, hw, "solve", finish=0)["error"] == "bad_args"
+    assert app.job is None and "pegfw.solve_job" not in __import__("sys").modules  # nothing left behind
+
+
+def test_solve_with_every_finish_hole_walks_the_finish_table():
+    """Every (start, finish) pair of the 15-hole board: a legal line ending in the finish exactly
+    where the exhaustive count says one exists, else not_solvable; and no pass searches."""
+    from test_core_reference import FINISHES as FINISH_COUNTS
+
+    for empty in (1, 2, 4, 5):
+        hw, app = make_app()
+        new_game(app, hw, empty)
+        for finish in range(1, 16):
+            r = ask(app, hw, "solve", finish=finish)
+            if FINISH_COUNTS[empty].get(finish):
+                mask = start_mask(B, empty)
+                for f, o, t in r["moves"]:
+                    j = B.find_jump(f, o, t)
+                    assert j >= 0 and mask & B.need[j] == B.need[j] and not mask & B.land[j]
+                    mask ^= B.flip[j]
+                assert mask == 1 << (finish - 1)
+            else:
+                assert r["error"] == "not_solvable", (empty, finish)
+
+
+def test_solve_on_a_board_without_tables_searches_in_slices():
+    hw, app = make_app(HW({"PEGBOARD_ROWS": 6, "PEGBOARD_SENSORS": "shift", "PEGBOARD_SR_CLOCK": "GP2",
+                           "PEGBOARD_SR_DATA": "GP3", "PEGBOARD_SR_LATCH": "GP4"}))
+    b6 = Board(6)
+    hw.sensors.set(start_mask(b6, 1))
+    run(app, hw, 200)
+    hw.serial.lines()
+    hw.serial.rx += b'{"id": 3, "cmd": "solve", "finish": 1}\n'
+    run(app, hw, 3)
+    assert app.job is not None  # still searching: the loop went on
+    replies = []
+    for _ in range(400):
+        run(app, hw, 5)
+        replies += [json.loads(x) for x in hw.serial.lines()]
+        if any("event" not in r for r in replies):
+            break
+    r = [r for r in replies if "event" not in r][0]
+    assert r["id"] == 3 and (len(r.get("moves", [])) == 19 or r["error"] in ("not_solvable", "search_limit"))
 
 
 @pytest.mark.parametrize("line,code", [
@@ -334,20 +382,23 @@ def test_rare_code_leaves_the_heap_when_done():
     assert ask(app, hw, "stats")["ok"] and ask(app, hw, "watch", speed=5)["ok"]
 
 
-def test_a_hint_before_the_game_gives_its_search_memory_back():
-    # in setup the pegs are hand-made: the table cannot answer, the search does, and its memos
-    # (8 KB on the chip) and code leave the heap afterwards
-    import sys
-
-    hw, app = make_app()
-    hw.sensors.set(0b000000000011111)  # 5 pegs in holes 1..5: no game started
-    run(app, hw, 200)
-    hw.serial.lines()
-    r = ask(app, hw, "hint")
-    assert r["ok"] and r["best_left"] == Solver(B).best_left(0b000000000011111)
-    assert app.advisor._solver is None and "pegcore.memo" not in sys.modules
-    st = ask(app, hw, "state")
-    assert st["mode"] == "setup" and st["solvable"] is None
+def test_a_hint_on_hand_placed_pegs_is_a_table_lookup():
+    # in setup the pegs are hand-made: the table holds every mask of the board, so even these
+    # are answered without a search (nothing built, no memo in the heap)
+    for mask in (0b000000000011111, 0b101010101010101, 0, 1 << 14, (1 << 15) - 1):
+        hw, app = make_app()
+        hw.sensors.set(mask)
+        run(app, hw, 200)
+        hw.serial.lines()
+        r = ask(app, hw, "hint")
+        solver = Solver(B)
+        assert r["ok"] and r["best_left"] == solver.best_left(mask)
+        if r["move"] is not None:
+            j = B.find_jump(*r["move"])
+            assert solver.best_left(mask ^ B.flip[j]) == r["best_left"]
+        assert app.advisor._solver is None
+        st = ask(app, hw, "state")
+        assert st["mode"] == "setup" and st["solvable"] == (r["best_left"] == 1)
 
 
 def test_frames_hold_only_small_ints_for_a_32_bit_chip():

@@ -12,6 +12,13 @@ HARDWARE_MODULES = {"board", "keypad", "neopixel", "usb_cdc", "microcontroller",
                     "digitalio"}
 MISSING_ON_CHIP = re.compile(r"^\s*(from|import)\s+(dataclasses|enum|abc|functools)\b|\.bit_count\(|\.bit_length\(|"
                              r"@dataclass|^(import typing|from typing import)", re.M)
+# what a CircuitPython board lacks at its feature level (docs/chip-runtime.md): next(it, default)
+# (MICROPY_PY_BUILTINS_NEXT2), sys.stdin.buffer (MICROPY_PY_SYS_STDIO_BUFFER), __setattr__ and
+# __delattr__ on classes (MICROPY_PY_DELATTR_SETATTR), MicroPython's time ticks and select (the
+# chip has supervisor.ticks_ms), and the u-names of modules (CircuitPython says array, json, ...)
+CHIP_LEVEL = re.compile(r"\bnext\([^()]*(\([^()]*\))?[^()]*,|sys\.stdin\.buffer|def __(set|del)attr__|"
+                        r"\btime\.ticks_|from time import ticks|^\s*(import|from)\s+(select|u(array|json|struct|io|"
+                        r"collections|errno|time|os|binascii|re|sys))\b", re.M)
 
 
 def sources():
@@ -25,6 +32,24 @@ def test_no_constructs_the_chip_lacks():
             if MISSING_ON_CHIP.search(line):
                 bad.append("%s:%d: %s" % (p.relative_to(ROOT), n, line.strip()))
     assert not bad, bad
+
+
+def test_nothing_a_circuitpython_board_lacks_at_its_feature_level():
+    bad = []
+    for p in sources():
+        for n, line in enumerate(p.read_text().splitlines(), 1):
+            if CHIP_LEVEL.search(line.split("#")[0]):
+                bad.append("%s:%d: %s" % (p.relative_to(ROOT), n, line.strip()))
+    assert not bad, bad
+
+
+def test_the_scan_finds_what_it_looks_for():
+    for line in ("x = next(it, None)", "kind = next(self.steps, (a, b))", "sys.stdin.buffer.read(1)",
+                 "    def __setattr__(self, k, v):", "t = time.ticks_ms()", "from time import ticks_ms",
+                 "import ujson", "import select"):
+        assert CHIP_LEVEL.search(line), line
+    for line in ("x = next(it)", "nexts = [0]", "import json", "from pegcore.search import steps"):
+        assert not CHIP_LEVEL.search(line), line
 
 
 def test_typing_only_inside_try():
@@ -57,19 +82,27 @@ def test_mypy_against_circuitpython_stubs():
     assert p.returncode == 0, p.stdout + p.stderr
 
 
-def test_every_firmware_module_compiles_in_micropython(micropython):
+def _run_vm(vm, script, *args):
+    import tempfile
+
+    with tempfile.NamedTemporaryFile("w", suffix=".py") as f:
+        f.write(script)
+        f.flush()
+        return subprocess.run([vm, *args, f.name], cwd=ROOT, capture_output=True, text=True, timeout=60)
+
+
+def test_every_firmware_module_compiles_in_micropython(vm):
     mods = [p.relative_to(FIRMWARE).with_suffix("").as_posix().replace("/", ".") for p in sources()
             if p.parent.name in ("pegcore", "pegfw") and p.name != "hardware.py"]
     script = "import sys\nsys.path.insert(0, 'firmware')\n" + "".join("import %s\n" % m for m in mods) + "print('ok')\n"
-    p = subprocess.run([micropython, "-X", "heapsize=256K", "-c", script], cwd=ROOT, capture_output=True, text=True,
-                       timeout=60)
+    p = _run_vm(vm, script, "-X", "heapsize=256K")
     assert p.stdout.strip() == "ok", p.stdout + p.stderr
 
 
-def test_unload_in_micropython(micropython):
+def test_unload_in_micropython(vm):
     # MicroPython raises KeyError (not AttributeError) for a missing module attribute
     script = ("import sys\nsys.path.insert(0, 'firmware')\nimport pegfw\nfrom pegfw import unload\n"
               "unload('pegfw.never_loaded')\nimport pegfw.clock\nunload('pegfw.clock')\nunload('pegfw.clock')\n"
               "print('pegfw.clock' in sys.modules, 'clock' in dir(pegfw))\n")
-    p = subprocess.run([micropython, "-c", script], cwd=ROOT, capture_output=True, text=True, timeout=60)
+    p = _run_vm(vm, script)
     assert p.stdout.strip() == "False False", p.stdout + p.stderr

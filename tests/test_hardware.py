@@ -133,7 +133,7 @@ def test_power_budget_in_the_docs_matches_the_firmware():
     assert a == cap and a + mcu + idle == tot < 500
 
 
-@pytest.mark.parametrize("runtime", ["cpython", "micropython"])
+@pytest.mark.parametrize("runtime", ["cpython", "micropython", "chip"])
 def test_damaged_hint_table_gives_its_blink_code_at_start_up(tmp_path, runtime):
     import shutil
     import time

@@ -1,10 +1,11 @@
-"""The chip's precomputed hint table: as good as the core's search on every reachable position."""
+"""The chip's precomputed tables: the hint table as good as the core's search on every mask the board
+can show, and the finish table exact on every mask and finish hole."""
 
 import io
 
 import pytest
 
-from pegboard.tablegen import build, reachable
+from pegboard.tablegen import build, build_both, reachable
 from pegcore.advisor import Advisor
 from pegcore.geometry import Board
 from pegcore.hintfile import load, read
@@ -24,14 +25,18 @@ def table(board):
     return load(board, ROOT_TABLE)
 
 
-def test_shipped_table_is_current(board):
+def test_shipped_tables_are_current(board):
+    hints, finish = build_both(5)
     with open(ROOT_TABLE, "rb") as f:
-        assert f.read() == build(5), "run `make table` to regenerate firmware/pegcore/t5_hints.bin"
+        assert f.read() == hints, "run `make table` to regenerate firmware/pegcore/t5_hints.bin"
+    with open(ROOT_TABLE.replace("_hints", "_finish"), "rb") as f:
+        assert f.read() == finish, "run `make table` to regenerate firmware/pegcore/t5_finish.bin"
 
 
-def test_every_reachable_position_gets_a_best_move(board, table):
+def test_every_mask_gets_a_best_move(board, table):
+    # hand-placed pegs included: every picture the sensors can show is in the table
     solver = Solver(board)
-    for m in reachable(board):
+    for m in range(board.full + 1):
         j, left = table.lookup(m)
         assert left == solver.best_left(m)
         legal = legal_jumps(board, m)
@@ -45,13 +50,41 @@ def test_every_reachable_position_gets_a_best_move(board, table):
             assert solver.count(child) == max(solver.count(m ^ board.flip[k]) for k in legal)
 
 
-def test_positions_outside_a_game_are_searched(board, table):
-    # the perfect hash answers for any mask, so positions not reached from one empty hole (set
-    # up by hand) must not be looked up: the advisor searches them instead
+def test_positions_outside_a_game_are_looked_up_too(board, table):
     odd = 0b000000000000111  # pegs in 1, 2, 3 only: not reachable from a single vacancy
     assert odd not in reachable(board)
-    j, ok, left = Advisor(board, table).hint(odd)
-    assert left == Solver(board).best_left(odd) and not ok
+    a = Advisor(board, table)
+    j, ok, left = a.hint(odd)
+    assert left == Solver(board).best_left(odd) and not ok and a._solver is None
+
+
+def test_finish_table_knows_where_the_last_peg_can_end(board, table):
+    from pegcore.finishfile import FinishTable
+    from pegboard.tablegen import finish_sets
+
+    sets = finish_sets(board)
+    ft = FinishTable(table, ROOT_TABLE.replace("_hints", "_finish"))
+    try:
+        for m in range(0, board.full + 1, 7):  # every 7th mask: all symmetries and sizes show up
+            for hole in range(1, board.holes + 1):
+                assert ft.finish_ok(m, hole) == bool(sets[m] >> (hole - 1) & 1)
+    finally:
+        ft.close()
+    solver = Solver(board)
+    for m in (board.full & ~1, board.full & ~(1 << 4), 0b111000011000000):
+        assert sets[m] == sum(1 << (h - 1) for h in range(1, 16) if Solver(board, h).solvable(m))
+    assert solver.best_left(0b111000011000000) > 1 or sets[0b111000011000000]
+
+
+def test_finish_table_refuses_a_table_it_does_not_belong_to(board, table, tmp_path):
+    from pegcore.finishfile import FinishTable
+
+    data = bytearray(build_both(5)[1])
+    data[7] ^= 1  # k1
+    bad = tmp_path / "f.bin"
+    bad.write_bytes(bytes(data))
+    with pytest.raises(ValueError):
+        FinishTable(table, str(bad))
 
 
 def test_advisor_uses_the_table_in_a_game(board, table):
@@ -63,7 +96,7 @@ def test_advisor_uses_the_table_in_a_game(board, table):
             return table.lookup(m)
 
     a = Advisor(board, Counting())
-    line = a.solution(board.full & ~1, True)
+    line = a.solution(board.full & ~1)
     assert len(line) == 13 and Counting.calls == 14 and a._solver is None  # no search at all
 
 
@@ -72,7 +105,7 @@ def test_every_canonical_position_has_its_own_slot(board):
     from pegcore.symmetry import canonical, symmetries
 
     syms = symmetries(board)
-    keys = sorted({canonical(m, syms)[0] for m in reachable(board)})
+    keys = sorted({canonical(m, syms)[0] for m in range(board.full + 1)})
     k1, k2, disp, where = perfect_hash(keys, len(keys) + len(keys) // 10, (len(keys) + 2) // 3)
     assert len(set(where)) == len(keys)
     for m, x in zip(keys, where, strict=True):
@@ -103,5 +136,6 @@ def test_damaged_table_is_refused(board, damage):
 
 
 def test_table_is_small(board):
-    # one byte a position: it used to take 2 more for the stored masks
-    assert len(build(5)) < 5000
+    # one byte a symmetry class (5,728 of them), ~10 % spare slots, a byte of displacement per 3
+    hints, finish = build_both(5)
+    assert len(hints) < 9600 and len(finish) < 6500

@@ -10,7 +10,13 @@
 # every kind of request from a laptop.
 import sys
 import gc
-import time
+try:
+    from time import ticks_us, ticks_diff  # the unix VM
+except ImportError:  # the chip VM: CircuitPython's time has no ticks; this process's CPU clock
+    from _vmhost import cpu_us as ticks_us
+
+    def ticks_diff(a, b):
+        return ((a - b + (1 << 28)) & ((1 << 29) - 1)) - (1 << 28)
 sys.path[:0] = ["firmware", "host/pegboard/sim/device", sys.argv[1]] + sys.argv[3:]
 # What the chip has built in (C modules, no heap of ours): here the simulator's fakes of them, and
 # adafruit_pixelbuf (a C module in CircuitPython, a Python library here). No simulator process is
@@ -19,7 +25,7 @@ import _sim
 _sim._lines = lambda: []
 _sim.send = lambda obj: None
 import board, digitalio, keypad, microcontroller, supervisor, usb_cdc, neopixel_write, adafruit_pixelbuf  # noqa
-import json, binascii, os  # noqa: E401,F401 (C on the chip; Python stand-ins on micropython32)
+import json, binascii, os  # noqa: E401,F401 (C modules on the chip and the chip VM)
 try:
     import watchdog  # noqa: F401
 except ImportError:
@@ -75,6 +81,7 @@ class Ser:
         self.replies = 0
         self.refused = 0
         self.no_memory = 0
+        self.gave_up = 0
 
     @property
     def in_waiting(self):
@@ -89,6 +96,7 @@ class Ser:
         self.replies += b.count(b'"ok": true')
         self.refused += b.count(b'"ok": false')
         self.no_memory += b.count(b'"no_memory"')
+        self.gave_up += b.count(b'"search_limit"')
         return len(b)
 
 
@@ -107,7 +115,7 @@ class HW:
 
     def show(self, frame):
         self.shown += 1
-        self.shown_at = time.ticks_us()
+        self.shown_at = ticks_us()
 
     def feed(self):
         pass
@@ -130,7 +138,7 @@ hint = [0] * 25
 gc.collect()
 base = gc.mem_alloc()
 free_at_base = gc.mem_free()  # the heap the firmware has (the GC's own tables already taken off)
-t_boot = time.ticks_us()
+t_boot = ticks_us()
 # as pegfw.startup.start does it (the real devices built and held; the game driven through hw):
 # settings, devices, the hint table, then the App's code
 from pegfw import unload
@@ -150,7 +158,7 @@ app = App(hw, cfg, table)
 del cfg, table, load_table
 for name in ("pegfw.config", "pegfw.hardware", "pegfw.startup"):
     unload(name)
-boot_us = time.ticks_diff(time.ticks_us(), t_boot)
+boot_us = ticks_diff(ticks_us(), t_boot)
 gc.collect()
 heap_boot = gc.mem_alloc() - base
 peak = [heap_boot]
@@ -163,17 +171,43 @@ def sample():
         peak[0] = h
 
 
+# the longest loop pass of the whole scenario, in µs: of those that compiled code on demand (a rare
+# request's or a show's module, from source), and of all the others
+longest = [0, 0]
+compiled = [False]  # a module not yet loaded was imported (compiled) during this pass
+import builtins  # noqa: E402
+
+_import = builtins.__import__
+
+
+def _watching_import(name, globals=None, locals=None, fromlist=(), level=0):
+    if name.startswith("peg"):
+        mod = sys.modules.get(name)
+        if mod is None or any(not hasattr(mod, f) for f in fromlist or ()):  # e.g. from pegfw import x
+            compiled[0] = True
+    return _import(name, globals, locals, fromlist, level)
+
+
+builtins.__import__ = _watching_import
+
+
 def advance(ms):
     for _ in range(ms // 5):
         hw.now += 5
+        compiled[0] = False
+        t = ticks_us()
         app.step()
+        d = ticks_diff(ticks_us(), t)
+        k = 1 if compiled[0] else 0
+        if d > longest[k]:
+            longest[k] = d
 
 
 def timed_pass():
     hw.now += 5
-    t = time.ticks_us()
+    t = ticks_us()
     app.step()
-    return time.ticks_diff(time.ticks_us(), t)
+    return ticks_diff(ticks_us(), t)
 
 
 full = (1 << 15) - 1
@@ -197,18 +231,18 @@ idle_med, idle_p99 = idle[len(idle) // 2], idle[len(idle) * 99 // 100]
 for k in range(25):
     hw.sensors.set(hw.sensors.state ^ (1 << 3), 15)
     hw.now += 25  # past the frame interval, as a real pass would be
-    t = time.ticks_us()
+    t = ticks_us()
     app.step()
-    sens[k] = time.ticks_diff(hw.shown_at, t)
+    sens[k] = ticks_diff(hw.shown_at, t)
     advance(40)
     # button release -> hint lights (press first, release is what triggers a short-press hint)
     hw.button.set(1, 1)
     advance(20)
     hw.button.set(0, 1)
     hw.now += 5
-    t = time.ticks_us()
+    t = ticks_us()
     app.step()
-    hint[k] = time.ticks_diff(hw.shown_at, t)  # release seen -> hint frame sent
+    hint[k] = ticks_diff(hw.shown_at, t)  # release seen -> hint frame sent
     advance(20)
     sample()
 sens.sort()
@@ -218,7 +252,7 @@ b = app.board
 mask = full & ~1
 hw.sensors.set(mask, 15)
 advance(100)
-for j in app.advisor.solution(mask, True):
+for j in app.advisor.solution(mask):
     for bit in (b.jump_from[j], b.jump_over[j], b.jump_to[j]):
         mask ^= 1 << bit
         hw.sensors.set(mask, 15)
@@ -245,21 +279,50 @@ for line in REQUESTS:
     hw.serial.rx += line + b"\n"
     advance(400)
     sample()
+if hw.serial.refused or hw.serial.replies != len(REQUESTS):
+    raise SystemExit("requests failed: %d ok, %d refused (%d for no_memory)" % (
+        hw.serial.replies, hw.serial.refused, hw.serial.no_memory))
+# solve with a finish hole, from every start and to every hole (the board walks its finish table,
+# a slice per pass; impossible finishes are refused)
+from pegcore.geometry import start_mask  # noqa: E402
+
+solves = 0
+solve_us = 0  # the longest time from a solve request to its answer, in CPU time
+replies_before = hw.serial.replies + hw.serial.refused
+for empty in range(1, 16):
+    hw.sensors.set(start_mask(b, empty), 15)
+    advance(100)
+    for finish in range(1, 16):
+        hw.serial.rx += b'{"cmd":"solve","finish":%d}\n' % finish
+        solves += 1
+        answers = hw.serial.replies + hw.serial.refused
+        spent = 0
+        for _ in range(200):
+            if hw.serial.replies + hw.serial.refused != answers:
+                break
+            t = ticks_us()
+            advance(5)
+            spent += ticks_diff(ticks_us(), t)
+        solve_us = max(solve_us, spent)
+        advance(50)
+    sample()
+answered = hw.serial.replies + hw.serial.refused - replies_before
+if answered != solves:
+    raise SystemExit("solve: %d requests, %d answers" % (solves, answered))
+if hw.serial.no_memory or hw.serial.gave_up:
+    raise SystemExit("solve failed: %d gave up (%d for no_memory)" % (hw.serial.gave_up, hw.serial.no_memory))
 # the pause when code the game does not keep is compiled on demand (a show starting, a rare
 # request): the slowest of them, each imported fresh and dropped again
 load_us = 0
 for name in ("pegfw.show_over", "pegfw.show_demo", "pegfw.show_chase", "pegfw.more_commands", "pegfw.show_watch",
              "pegfw.resume"):
     loaded = list(sys.modules)
-    t = time.ticks_us()
+    t = ticks_us()
     __import__(name)
-    load_us = max(load_us, time.ticks_diff(time.ticks_us(), t))
+    load_us = max(load_us, ticks_diff(ticks_us(), t))
     for m in list(sys.modules):
         if m not in loaded:
             unload(m)
-if hw.serial.refused or hw.serial.replies != len(REQUESTS):
-    raise SystemExit("requests failed: %d ok, %d refused (%d for no_memory)" % (
-        hw.serial.replies, hw.serial.refused, hw.serial.no_memory))
 print("free_at_base", free_at_base)
 print("boot_ms", boot_us // 1000)
 print("idle_us", idle_med)
@@ -269,3 +332,6 @@ print("hint_us", hint[len(hint) // 2])
 print("load_us", load_us)
 print("heap_boot", heap_boot)
 print("heap_peak", peak[0])
+print("longest_pass_us", longest[0])
+print("longest_compile_pass_us", longest[1])
+print("solve_us", solve_us)

@@ -31,7 +31,7 @@ def measure():
     for m in masks:
         for r in range(REPEATS):
             t = ticks_us()
-            hint(m, True)
+            hint(m)
             rep[r] = diff(ticks_us(), t)
         rep.sort()
         per.append(rep[REPEATS // 2])

@@ -1,5 +1,6 @@
-"""One place that answers "what should I play here?": the precomputed table for the positions a
-game can reach, else the core's search. The firmware and the host both ask through this."""
+"""One place that answers "what should I play here?": the precomputed table where the board has
+one (the 15-hole board: every position, so no hint there searches), else the core's search. The
+firmware and the host both ask through this."""
 
 
 class Advisor:
@@ -22,21 +23,20 @@ class Advisor:
         self._solver = None
         return had
 
-    def hint(self, mask, reachable=False):
-        """(jump index or -1, solvable, best_left). `reachable`: mask came by legal jumps from
-        one empty hole (a game in play), so the table, which holds exactly those, can answer."""
-        if reachable and self.table is not None:
+    def hint(self, mask):
+        """(jump index or -1, solvable, best_left)."""
+        if self.table is not None:
             j, left = self.table.lookup(mask)
             return j, left == 1, left
-        # A hand-made position, or a bigger board: search. Counting every line would be too
-        # slow on the chip, so take the first move that keeps a win.
+        # A bigger board: search. Counting every line would be too slow on the chip, so take the
+        # first move that keeps a win.
         return self.solver().hint(mask, by_count=False)
 
-    def solution(self, mask, reachable=False):
+    def solution(self, mask):
         """Jump indices that play `mask` to its best end (one peg if possible)."""
         out = []
         while True:
-            j, _ok, _left = self.hint(mask, reachable)
+            j, _ok, _left = self.hint(mask)
             if j < 0:
                 return out
             out.append(j)

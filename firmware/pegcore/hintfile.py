@@ -7,7 +7,7 @@ then N palette indices (uint8, one per slot), P palette jumps (uint8, 255 = none
 best-left counts (uint8), (S-1)*64 nibble images (uint16: per non-identity symmetry, 16 images for
 each of the 4 nibbles), S*J bytes mapping a canonical-frame jump back per symmetry, and B bucket
 displacements (uint8). Slot of canonical mask m: ((m*k2 >> 8) + disp[(m*k1 >> 8) % B]) % N.
-Only ~150 (jump, best-left) pairs occur, so one byte per position indexes them.
+Only ~170 (jump, best-left) pairs occur, so one byte per position indexes them.
 """
 
 import array
@@ -55,7 +55,7 @@ def read(board, stream):
         raise ValueError("hint table is corrupt")
     for i in range(p):
         j = t.jumps[i]
-        if t.left[i] < 1 or t.left[i] > board.holes or (j != NO_JUMP and j >= jn):
+        if t.left[i] > board.holes or (j != NO_JUMP and j >= jn):  # 0: the empty board
             raise ValueError("hint table is corrupt")
     for c in t.codes:
         if c >= p:
@@ -74,6 +74,8 @@ def load(board, path):
     except OSError:
         return None
     try:
-        return read(board, f)
+        t = read(board, f)
     finally:
         f.close()
+    t.path = path  # its finish table lies beside it (pegcore.finishfile)
+    return t

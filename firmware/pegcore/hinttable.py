@@ -1,11 +1,11 @@
 """Precomputed hints for the 15-hole board, so the chip answers instantly without searching.
 
-The table holds every position a game can reach from one empty hole, reduced by the board's six
-symmetries to one canonical mask each, with its best jump (in the canonical frame) and the fewest
-pegs it can still leave. A lookup canonicalises the mask with nibble tables, finds its slot with
-a minimal perfect hash (two multiplications, no stored masks: 1 byte a position) and maps the
-jump back to the mask's own frame. The hash answers for any mask, so only positions reached by
-legal jumps from one empty hole may be looked up (pegcore.advisor sees to it).
+The table holds every position the board can show (all 2**15 masks, hand-placed ones too),
+reduced by the board's six symmetries to one canonical mask each (5,728), with its best jump (in
+the canonical frame) and the fewest pegs it can still leave. A lookup canonicalises the mask with
+nibble tables, finds its slot with a minimal perfect hash (two multiplications, no stored masks:
+1 byte a position) and maps the jump back to the mask's own frame. So no hint on this board ever
+searches: every one is a few dozen bytecodes.
 
 pegcore.hintfile reads and checks the file; pegboard.tablegen writes it.
 """
@@ -24,9 +24,11 @@ class HintTable:
     nsym = njumps = k1 = k2 = 0
     codes = jumps = left = back = disp = b""  # type: bytes | bytearray
     nib = ()  # type: Any
+    path = ""  # the file it came from
 
-    def lookup(self, mask):
-        """(jump index or -1, best_left) for a position reachable from one empty hole."""
+    def slot_of(self, mask):
+        """(slot of mask's symmetry class, index of the symmetry that maps mask to its canonical
+        image): where this class's byte is, here and in the finish file (pegcore.finishfile)."""
         best, which = mask, 0
         nib = self.nib
         a, b, c, d = mask & 15, (mask >> 4 & 15) + 16, (mask >> 8 & 15) + 32, (mask >> 12) + 48
@@ -38,7 +40,21 @@ class HintTable:
                 best, which = t, s
         # products stay under 2**29: small ints on the chip, no allocation
         bucket = (best * self.k1 >> 8) % len(self.disp)
-        code = self.codes[((best * self.k2 >> 8) + self.disp[bucket]) % len(self.codes)]
+        return ((best * self.k2 >> 8) + self.disp[bucket]) % len(self.codes), which
+
+    def image(self, mask, which):
+        """mask under symmetry `which` (0: itself)."""
+        if which == 0:
+            return mask
+        nib = self.nib
+        k = (which - 1) * 64
+        return nib[k + (mask & 15)] | nib[k + 16 + (mask >> 4 & 15)] | nib[k + 32 + (mask >> 8 & 15)] \
+            | nib[k + 48 + (mask >> 12)]
+
+    def lookup(self, mask):
+        """(jump index or -1, best_left) for any mask of the board."""
+        slot, which = self.slot_of(mask)
+        code = self.codes[slot]
         j = self.jumps[code]
         if j == NO_JUMP:
             return -1, self.left[code]

@@ -21,6 +21,8 @@ from pegfw.tracker import Tracker
 from pegfw.commands import MORE_COMMANDS, Commands
 
 LONG_PRESS_MS = 800
+JOB_SLICE = 8           # positions a long request searches per loop pass (~10 ms on an RP2040)
+JOB_LIMIT = 2400        # ... and in all (~3 s on an RP2040) before it answers that it gave up
 SETTLE_MS = 60          # quiet time after a keypad reset before trusting the picture
 FRAME_MS = 20           # animate at most every 20 ms
 
@@ -45,6 +47,9 @@ class App(Commands):
         self.show = None  # type: Any  # the running show (hint, game over, demo, watch, selftest)
         self.show_kind = None
         self.show_modules = ()  # modules loaded for the running show, dropped when it ends
+        self.request_id = None
+        self.job = None  # type: Any  # (job, request id): a long request run a slice per pass
+        self.job_modules = ()
         self.guide = None         # remaining jumps of an uploaded solution being guided
         self.guide_step = 0
         self.press_at = None
@@ -189,32 +194,18 @@ class App(Commands):
             keys.events.clear()
 
     # -- actions -----------------------------------------------------------------------------
-    def _in_game(self):
-        """The tracked position came by legal jumps from one empty hole (the hint table's domain);
-        in setup the pegs are whatever hands put there."""
-        return self.tracker.mode != "setup"
-
-    def _forget_search(self):
-        """After advice on a hand-made position (setup), give the search's memos (8 KB) and code
-        back. In a game they stay: a board without the table searches for every hint."""
-        if not self._in_game() and self.advisor.forget():
-            for name in ("pegcore.solver", "pegcore.memo", "pegcore.parity"):
-                unload(name)
-
     def _hint(self, now):
-        j, ok, left = self.advisor.hint(self.tracker.position, self._in_game())
+        j, ok, left = self.advisor.hint(self.tracker.position)
         self._start_show("hint", shows.HintShow(self.board, now, j, ok))
         self._draw(now)  # lights first: the player is waiting; the host can wait a pass
         move = self.board.move_of(j) if j >= 0 else None
         self.link.event("hint", {"move": move, "solvable": ok, "best_left": left})
-        self._forget_search()
         return move, ok, left
 
     def _start_demo(self, jumps, now, start=None):
         pos = self.tracker.position if start is None else start
         if jumps is None:
-            jumps = self.advisor.solution(pos, start is not None or self._in_game())
-            self._forget_search()
+            jumps = self.advisor.solution(pos)
         from pegfw.show_demo import DemoShow
 
         self._start_show("demo", DemoShow(self.board, now, pos, jumps), ("pegfw.show_demo",))
@@ -287,6 +278,8 @@ class App(Commands):
             self._request(self.pending_lines.pop(0), now)
         if self.selftest_until is not None and ticks_diff(now, self.selftest_until) >= 0:
             self.selftest_until = None
+        if self.job is not None:
+            self._run_job()
         self._draw(now)
         self.link.flush()
         self.hw.feed()
@@ -305,6 +298,43 @@ class App(Commands):
                 self.errors += 1
                 print("pegboard: loop error:", repr(e))
                 self.link.event("error", {"message": repr(e)[:120], "count": self.errors})
+
+    # -- long requests -----------------------------------------------------------------------
+    DEFERRED = object()  # a handler's answer when a job will reply later
+
+    def start_job(self, job, rid, modules):
+        """Run `job` (advance(n) -> finished; .nodes; .reply(app) -> fields, or raises
+        ProtocolError) a slice per pass; `modules` were loaded for it alone."""
+        self.job = (job, rid)
+        self.job_modules = modules
+        return self.DEFERRED
+
+    def _run_job(self):
+        job, rid = self.job
+        try:
+            finished = job.advance(JOB_SLICE)
+            if not finished and job.nodes < JOB_LIMIT:
+                return
+            if finished:
+                self.link.reply(rid, job.reply(self))
+            else:
+                self.link.error(rid, "search_limit", "the board gave up after %d positions: "
+                                "solve it on the PC (pegboard solve)" % job.nodes)
+        except ProtocolError as e:
+            self.link.error(rid, e.code, e.message, e.extra)
+        except MemoryError:
+            self.job = None  # drop the search first: the reply needs heap
+            self.link.error(rid, "no_memory", "the board is short of memory for this request: try again")
+        self._end_job()
+
+    def _end_job(self):
+        self.job = None
+        for name in self.job_modules:
+            unload(name)
+        self.job_modules = ()
+        import gc
+
+        gc.collect()  # the search's memo and stacks go back at once
 
     # -- protocol ----------------------------------------------------------------------------
     def _request(self, line, now):
@@ -334,11 +364,14 @@ class App(Commands):
 
                 handler = getattr(more_commands, name)
                 del more_commands
+            self.request_id = rid  # for a handler that answers later (start_job)
             fields = handler(self, req, now)
         except ProtocolError as e:
             link.error(rid, e.code, e.message, e.extra)
             return
         except MemoryError:
+            if self.job is not None and self.job[1] is rid:
+                self._end_job()  # it never started: what it allocated goes too
             import gc
 
             gc.collect()
@@ -348,7 +381,9 @@ class App(Commands):
             if loaded is not None:
                 handler = None
                 for m in list(sys.modules):
-                    if m.startswith("peg") and m not in loaded and m not in self.show_modules:
+                    if m.startswith("peg") and m not in loaded and m not in self.show_modules \
+                            and m not in self.job_modules:
                         unload(m)
-        link.reply(rid, fields or {})
+        if fields is not self.DEFERRED:
+            link.reply(rid, fields or {})
 

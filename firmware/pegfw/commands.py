@@ -22,7 +22,8 @@ class Commands:
         pos = t.position
         return {"pegs": holes_of(t.sensed), "position": holes_of(pos), "empty_start": t.empty_start,
                 "mode": self._mode(), "moves": [self.board.move_of(j) for j in t.moves],
-                "solvable": self.advisor.hint(pos, True)[1] if self._in_game() else None,
+                # a lookup on the 15-hole board; other boards would have to search: unknown
+                "solvable": self.advisor.hint(pos)[1] if self.table is not None else None,
                 "lifted": t.lifted, "landing": holes_of(t.landing), "illegal": holes_of(t.bad),
                 "lights": [[c >> 16, c >> 8 & 255, c & 255] for c in (self.last_frame or [])],
                 "ma": estimate_ma(self.last_frame or ()),

@@ -30,19 +30,16 @@ def _finish_arg(app, req):
 def cmd_solve(app, req, now):
     finish = _finish_arg(app, req)
     pos = app.tracker.position
-    if finish is None:
-        jumps = app.advisor.solution(pos, app._in_game())
-        app._forget_search()
-        ok = popcount(pos) == 1 or (jumps and popcount(_after(app.board, pos, jumps)) == 1)
-    else:
-        from pegcore.solver import Solver
+    if finish is None and app.table is not None:  # a walk through the hint table: instant
+        jumps = app.advisor.solution(pos)
+        if popcount(pos) != 1 and not (jumps and popcount(_after(app.board, pos, jumps)) == 1):
+            raise ProtocolError("not_solvable", "no solution from this position")
+        return {"moves": [app.board.move_of(j) for j in jumps]}
+    if app.job is not None:
+        raise ProtocolError("busy", "a solve is still running: wait for its answer")
+    from pegfw import solve_job  # the main loop runs it a slice at a time and answers when done
 
-        jumps = Solver(app.board, finish).solution(pos)
-        ok = jumps is not None
-    if not ok:
-        raise ProtocolError("not_solvable", "no solution from this position%s"
-                            % ("" if finish is None else " finishing in %d" % finish))
-    return {"moves": [app.board.move_of(j) for j in jumps]}
+    return solve_job.start(app, app.request_id, finish)
 
 
 def _moves_arg(app, req, required, start=None):

@@ -29,8 +29,10 @@ class SolverShow:
                 self.next_at += self.speed_ms
             while due and self.kind not in (search.SOLVED, search.EXHAUSTED):
                 due -= 1
-                self.kind, self.jump, self.mask, self.count = next(self.steps, (search.EXHAUSTED, -1, self.mask,
-                                                                                self.count))
+                try:  # one-argument next(): a CircuitPython board has no next(it, default)
+                    self.kind, self.jump, self.mask, self.count = next(self.steps)
+                except StopIteration:
+                    self.kind = search.EXHAUSTED
             if self.kind in (search.SOLVED, search.EXHAUSTED) or self.count >= self.max_steps:
                 self.finished_at = now
         elif ticks_diff(now, self.finished_at) > 3000:

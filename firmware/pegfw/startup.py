@@ -5,6 +5,10 @@ from pegfw import VERSION, colors, unload
 from pegfw.clock import ticks_diff
 
 TABLE_PATH = "/pegcore/t5_hints.bin"
+# what pegfw.app imports, leaves first
+APP_MODULES = ("pegcore.rules", "pegcore.geometry", "pegcore.advisor", "pegfw.colors", "pegfw.clock",
+               "pegfw.shows", "pegfw.lights", "pegfw.protocol", "pegfw.store", "pegfw.tracker",
+               "pegfw.commands", "pegfw.app")
 
 
 def load_table(rows, path=TABLE_PATH):
@@ -51,6 +55,11 @@ def start():
         print("pegboard: cannot load the hint table:", repr(e))
         _blink_forever(hardware, config.BLINK_CRASH, hw)
     try:
+        # compiled one module at a time with the watchdog fed in between: importing pegfw.app
+        # alone would compile them all in one go, longer than the watchdog waits on a chip
+        for name in APP_MODULES:
+            __import__(name)
+            hw.feed()
         from pegfw.app import App
 
         app = App(hw, cfg, table)

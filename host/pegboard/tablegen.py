@@ -1,12 +1,13 @@
 """Generate the chip's precomputed hint table (pegcore/hintfile.py describes the format).
 
-    python -m pegboard.tablegen firmware/pegcore/t5_hints.bin
+    python -m pegboard.tablegen firmware/pegcore/t5_hints.bin firmware/pegcore/t5_finish.bin
 """
 
 import struct
 import sys
 
 from pegcore.geometry import Board, start_mask
+from pegcore.finishfile import HEAD as FINISH_HEAD, MAGIC as FINISH_MAGIC
 from pegcore.hintfile import HEAD, MAGIC
 from pegcore.hinttable import NO_JUMP
 from pegcore.rules import legal_jumps
@@ -57,18 +58,38 @@ def perfect_hash(keys: list[int], slots: int, buckets: int) -> tuple[int, int, b
     raise ValueError("no perfect hash found")
 
 
+def finish_sets(board: Board) -> list[int]:
+    """For every mask, the holes the last peg can still end in (bit i = hole i+1; 0: none)."""
+    from pegcore.rules import popcount
+
+    out = [0] * (board.full + 1)
+    for m in sorted(range(board.full + 1), key=popcount):  # fewer pegs first: children are done
+        if m and not m & (m - 1):
+            out[m] = m
+        else:
+            for j in legal_jumps(board, m):
+                out[m] |= out[m ^ board.flip[j]]
+    return out
+
+
 def build(rows: int = 5) -> bytes:
+    return build_both(rows)[0]
+
+
+def build_both(rows: int = 5) -> tuple[bytes, bytes]:
+    """(the hint table, the finish table that shares its hash)."""
     board = Board(rows)
     if board.holes > 15:
         raise ValueError("the table format holds boards of up to 15 holes")
     syms = symmetries(board)
     solver = Solver(board)
-    masks = sorted({canonical(m, syms)[0] for m in reachable(board)})
+    # every picture the sensors can show, hand-placed ones too: then no hint on this board searches
+    masks = sorted({canonical(m, syms)[0] for m in range(board.full + 1)})
     # 10% spare slots and a bucket per 3 positions: a byte of displacement always suffices
     slots, buckets = len(masks) + len(masks) // 10, (len(masks) + 2) // 3
     k1, k2, disp, where = perfect_hash(masks, slots, buckets)
     palette: dict[tuple[int, int], int] = {}
-    codes = bytearray(slots)  # spare slots keep code 0: no reachable position lands there
+    codes = bytearray(slots)  # spare slots keep code 0: no position lands there
     for m, x in zip(masks, where, strict=True):
         j, _ok, best = solver.hint(m)
         pair = (NO_JUMP if j < 0 else j, best)
@@ -87,19 +108,30 @@ def build(rows: int = 5) -> bytes:
             back[s * njumps + transform_jump(board, j, sym)] = j
     head = MAGIC + struct.pack("<BBHBBHHH", rows, len(pairs) & 255, slots, njumps, len(syms), buckets, k1, k2)
     assert len(head) == HEAD
-    return (head + bytes(codes) + bytes(p[0] for p in pairs) + bytes(p[1] for p in pairs)
-            + struct.pack("<%dH" % len(nib), *nib) + bytes(back) + disp)
+    hints = (head + bytes(codes) + bytes(p[0] for p in pairs) + bytes(p[1] for p in pairs)
+             + struct.pack("<%dH" % len(nib), *nib) + bytes(back) + disp)
+    fsets = finish_sets(board)
+    fpal: dict[int, int] = {}
+    fcodes = bytearray(slots)
+    for m, x in zip(masks, where, strict=True):
+        fcodes[x] = fpal.setdefault(fsets[m], len(fpal))
+    if len(fpal) > 255:
+        raise ValueError("finish palette overflow: %d sets" % len(fpal))
+    fhead = FINISH_MAGIC + struct.pack("<BHHH", len(fpal), slots, k1, k2)
+    assert len(fhead) == FINISH_HEAD
+    finish = fhead + struct.pack("<%dH" % len(fpal), *sorted(fpal, key=fpal.__getitem__)) + bytes(fcodes)
+    return hints, finish
 
 
 def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
-    if len(args) != 1:
-        print("usage: python -m pegboard.tablegen OUT.bin", file=sys.stderr)
+    if len(args) != 2:
+        print("usage: python -m pegboard.tablegen HINTS.bin FINISH.bin", file=sys.stderr)
         return 2
-    data = build(5)
-    with open(args[0], "wb") as f:
-        f.write(data)
-    print("wrote %s (%d bytes)" % (args[0], len(data)))
+    for path, data in zip(args, build_both(5), strict=True):
+        with open(path, "wb") as f:
+            f.write(data)
+        print("wrote %s (%d bytes)" % (path, len(data)))
     return 0
 
 

@@ -55,6 +55,13 @@ def _lib_dir() -> str:
     return d
 
 
+RUNTIMES = ("cpython", "micropython", "chip")
+DEFAULT_HEAP = {"micropython": "256K", "chip": "192K"}
+# RP2040 time per unit of VM time: CircuitPython 9 on an RP2040 against the MicroPython unix VM on
+# this PC (docs/chip-runtime.md says how it was measured); the chip VM runs within ~10 % of it
+CHIP_FACTOR = 230
+
+
 def micropython_binary() -> str:
     here = Path(sys.executable).parent / "micropython"
     exe = str(here) if here.exists() else shutil.which("micropython")
@@ -68,17 +75,27 @@ class Simulator:
     `control_path` the virtual hand, `control(cmd, **args)` a shortcut to it."""
 
     def __init__(self, firmware: str | Path = DEFAULT_FIRMWARE, settings: str | Path | None = None,
-                 runtime: str = "cpython", heap: str = "256K", link: str | None = None,
-                 board: str | None = None, console: bool = False) -> None:
-        if runtime not in ("cpython", "micropython"):
-            raise SimError("runtime must be cpython or micropython")
+                 runtime: str = "cpython", heap: str | None = None, link: str | None = None,
+                 board: str | None = None, console: bool = False, chip_time: bool | None = None) -> None:
+        """`runtime`: "cpython", "micropython" (the unix VM) or "chip" (chipvm: MicroPython's core
+        set up as a CircuitPython board is; see pegboard.sim.chipvm). `chip_time` (default: on for
+        the chip runtime) holds each loop pass to the RP2040's watchdog at CHIP_FACTOR x its CPU
+        time, so a pass too long for the chip resets the simulated board."""
+        if runtime not in RUNTIMES:
+            raise SimError("runtime must be one of: " + ", ".join(RUNTIMES))
         self.firmware = Path(firmware).resolve()
         if not (self.firmware / "code.py").exists():
             raise SimError("%s has no code.py: not a firmware folder" % self.firmware)
         self.settings_path = Path(settings) if settings else self.firmware / "settings.toml"
         self.settings = read_settings(self.settings_path) if self.settings_path.exists() else {}
         self.runtime = runtime
-        self.heap = heap
+        self.heap = heap or DEFAULT_HEAP.get(runtime, "256K")
+        self.chip_time = runtime == "chip" if chip_time is None else chip_time
+        if self.chip_time and runtime != "chip":
+            raise SimError("chip time needs the chip runtime (its CPU clock)")
+        self.chip_vm = self._chip_vm() if runtime == "chip" else None
+        self.longest_pass_ms = 0       # chip time: the longest loop pass, as an RP2040 would take it
+        self.chip_watchdog_resets = 0  # chip time: passes the RP2040's watchdog would not survive
         self.link_path = link
         self.board_id = board or ("adafruit_feather_rp2040" if "feather" in str(self.settings_path) else
                                   "raspberry_pi_pico")
@@ -152,11 +169,25 @@ class Simulator:
                 pass
         shutil.rmtree(self._lib, ignore_errors=True)
 
+    @staticmethod
+    def _chip_vm() -> str:
+        from pegboard.sim import chipvm
+
+        try:
+            return str(chipvm.build().path)
+        except chipvm.Unavailable as e:
+            raise SimError("the chip runtime cannot be built here: %s" % e) from None
+
     def _env(self) -> dict[str, str]:
         env = {k: v for k, v in os.environ.items() if not k.startswith("PEGBOARD_")}
-        for k, v in self.settings.items():
-            env[k] = str(v)
-        env["PEGBOARD_SIM_BOARD"] = self.board_id
+        values: dict[str, str | int] = dict(self.settings)
+        values["PEGBOARD_SIM_BOARD"] = self.board_id
+        if self.chip_time:
+            values["PEGBOARD_SIM_CHIP_FACTOR"] = CHIP_FACTOR
+        for k, v in values.items():
+            # the chip VM's os.getenv reads each value as settings.toml has it (a "string" or an
+            # integer), as CircuitPython's does; the other runtimes get plain text
+            env[k] = json.dumps(v) if self.runtime == "chip" else str(v)
         return env
 
     def _spawn(self) -> None:
@@ -164,6 +195,8 @@ class Simulator:
         args = [str(DEVICE_DIR), str(self.firmware), self._lib]
         if self.runtime == "cpython":
             cmd = [sys.executable, "-u", "-S", child_py, *args]
+        elif self.runtime == "chip":
+            cmd = [str(self.chip_vm), "-X", "heapsize=" + self.heap, child_py, *args]
         else:
             cmd = [micropython_binary(), "-X", "heapsize=" + self.heap, child_py, *args]
         # the child's end of its stdin is non-blocking: MicroPython has no fcntl to do it itself
@@ -271,6 +304,12 @@ class Simulator:
             self._last_feed = time.monotonic()
         elif t == "feed":
             self._last_feed = time.monotonic()
+        elif t == "pass":
+            self.longest_pass_ms = max(self.longest_pass_ms, msg["chip_ms"])
+        elif t == "wd_expired":
+            self.chip_watchdog_resets += 1
+            self.console.append("[watchdog reset: a loop pass took ~%d ms in chip time]" % msg["chip_ms"])
+            self._power_cycle(watchdog=True)
         elif t == "reset":
             self._timers.append((time.monotonic(), ("reset", False)))
         elif t == "pong":
@@ -505,7 +544,9 @@ class Simulator:
     def _c_status(self, req: dict[str, Any], rid: Any) -> dict[str, Any]:
         return {"runtime": self.runtime, "running": self.child is not None, "resets": self.resets,
                 "watchdog_resets": self.watchdog_resets, "connected": self.connected, "data": self.data_path,
-                "watchdog_ms": self._wd_timeout, "console": list(self.console)[-20:]}
+                "watchdog_ms": self._wd_timeout, "console": list(self.console)[-20:],
+                "chip_time": self.chip_time, "longest_pass_ms": self.longest_pass_ms,
+                "chip_watchdog_resets": self.chip_watchdog_resets}
 
     def _c_wait_idle(self, req: dict[str, Any], rid: Any) -> None:
         if self.child is None:

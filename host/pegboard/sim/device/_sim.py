@@ -6,25 +6,32 @@ import json
 import binascii
 
 try:
+    import _vmhost  # the chip VM: CircuitPython has neither select nor os.read nor time.ticks_ms
+except ImportError:
+    _vmhost = None
+
+if _vmhost is not None:
+    _poll = None
+    _read_fd = _vmhost.read
+    _ms = _vmhost.ticks_ms
+else:
     import select
     _poll = select.poll()
     _poll.register(sys.stdin, select.POLLIN)
-except (ImportError, AttributeError):
-    _poll = None
+    try:
+        import os
+        _read_fd = os.read  # CPython: raw non-blocking reads of fd 0
+    except AttributeError:
+        _read_fd = None
+    try:
+        from time import ticks_ms as _ms  # MicroPython
+    except ImportError:
+        import time
 
-try:
-    import os
-    _read_fd = os.read  # CPython: raw non-blocking reads of fd 0
-except AttributeError:
-    _read_fd = None
+        def _ms():
+            return int(time.monotonic() * 1000)
 
-try:
-    from time import ticks_ms as _ms  # MicroPython
-except ImportError:
-    import time
-
-    def _ms():
-        return int(time.monotonic() * 1000)
+import os  # noqa: E402  (os.getenv: the settings and the simulator's own values)
 
 BUTTON_PIN = os.getenv("PEGBOARD_BUTTON_PIN")
 sensors = 0        # bit i set = sensor i "pressed" (a peg in hole i+1) as the pins read it
@@ -59,31 +66,32 @@ def send(obj):
         pass
 
 
+def _readable():
+    return _vmhost.readable(0) if _vmhost is not None else bool(_poll.poll(0))
+
+
 def _lines():
     global _inbuf
     out = []
     if _read_fd is not None:
-        while _poll.poll(0):
+        while _readable():
             chunk = _read_fd(0, 65536)
             if not chunk:
                 sys.exit(0)  # the simulator went away
             _inbuf += chunk
-        while b"\n" in _inbuf:
-            line, _inbuf = _inbuf.split(b"\n", 1)
-            out.append(line)
-        return out
-    # MicroPython: the simulator made our stdin non-blocking, so read() returns what is there
-    # (readline() would buffer ahead and leave lines behind poll()'s back)
-    while _poll.poll(0):
-        try:
-            chunk = sys.stdin.buffer.read(1024)
-        except OSError:
-            break
-        if chunk is None:
-            break
-        if not chunk:
-            sys.exit(0)
-        _inbuf += chunk
+    else:
+        # MicroPython: the simulator made our stdin non-blocking, so read() returns what is there
+        # (readline() would buffer ahead and leave lines behind poll()'s back)
+        while _poll.poll(0):
+            try:
+                chunk = sys.stdin.buffer.read(1024)
+            except OSError:
+                break
+            if chunk is None:
+                break
+            if not chunk:
+                sys.exit(0)
+            _inbuf += chunk
     while b"\n" in _inbuf:
         i = _inbuf.find(b"\n")
         out.append(_inbuf[:i])

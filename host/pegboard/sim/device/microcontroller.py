@@ -1,6 +1,18 @@
 # Fake `microcontroller`: nvm that the simulator keeps across power cycles, a watchdog whose
 # timer runs in the simulator (so a hung firmware really gets reset), and reset().
+# Chip time (the chip VM with PEGBOARD_SIM_CHIP_FACTOR set): the CPU time between two feeds, times
+# the VM -> RP2040 factor, is what that loop pass would take on the chip; a pass the real watchdog
+# would not survive resets the board here too, and the longest pass so far is reported.
+import os
 import _sim
+
+try:
+    from _vmhost import cpu_us as _cpu_us
+except ImportError:
+    _cpu_us = None
+
+_FACTOR = os.getenv("PEGBOARD_SIM_CHIP_FACTOR") if _cpu_us is not None else None
+_MASK = (1 << 29) - 1
 
 
 class _Nvm:
@@ -28,6 +40,8 @@ class _WatchDog:
         self._timeout = None
         self._mode = None
         self._fed = 0
+        self._cpu_at = 0
+        self._longest_us = 0
 
     @property
     def timeout(self):
@@ -50,8 +64,24 @@ class _WatchDog:
     def _report(self):
         if self._mode is not None and self._timeout:
             _sim.send({"t": "wd", "timeout_ms": int(self._timeout * 1000), "mode": str(self._mode)})
+            if _FACTOR:
+                self._cpu_at = _cpu_us()
+
+    def _chip_time(self):
+        now = _cpu_us()
+        chip_us = ((now - self._cpu_at) & _MASK) * _FACTOR
+        self._cpu_at = now
+        if chip_us > self._longest_us:
+            self._longest_us = chip_us
+            _sim.send({"t": "pass", "chip_ms": chip_us // 1000})
+        if self._mode is not None and self._timeout and chip_us > self._timeout * 1000000:
+            _sim.send({"t": "wd_expired", "chip_ms": chip_us // 1000})
+            while True:  # the chip would be resetting now: wait for the simulator to do it
+                _sim.pump()
 
     def feed(self):
+        if _FACTOR:
+            self._chip_time()
         # tell the simulator at most every 100 ms: enough to prove the loop is alive
         now = _sim.now_ms()
         if now - self._fed >= 100:

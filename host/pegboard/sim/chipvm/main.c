@@ -1,4 +1,7 @@
-// micropython32 [-X heapsize=N[K|M]] script.py [args...]: runs one script, like the unix port.
+// chipvm [-X heapsize=N[K|M]] [-X pystack=N] script.py [args...]: runs one script, like the unix
+// port, on a core set up as a CircuitPython board is (mpconfigport.h): a heap of the given size and
+// the Python stack the chip has (1,536 bytes in CircuitPython 9, 2,048 in 10: "pystack exhausted"
+// where a call chain goes deeper). A 64-bit build gets twice the bytes: the same number of slots.
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,6 +17,7 @@
 #include "py/mphal.h"
 #include "py/runtime.h"
 #include "py/stackctrl.h"
+#include "py/pystack.h"
 #include "shared/runtime/gchelper.h"
 
 void gc_collect(void) {
@@ -23,12 +27,12 @@ void gc_collect(void) {
 }
 
 void nlr_jump_fail(void *val) {
-    fprintf(stderr, "micropython32: uncaught NLR %p\n", val);
+    fprintf(stderr, "chipvm: uncaught NLR %p\n", val);
     exit(1);
 }
 
 void NORETURN __fatal_error(const char *msg) {
-    fprintf(stderr, "micropython32: %s\n", msg);
+    fprintf(stderr, "chipvm: %s\n", msg);
     exit(1);
 }
 
@@ -149,28 +153,43 @@ static size_t parse_size(const char *s) {
 
 int main(int argc, char **argv) {
     mp_stack_ctrl_init();
-    mp_stack_set_limit(200 * 1024);
-    size_t heap_size = 256 * 1024;
+    // RP2040: a 24 KB C stack, 1 KB of it kept for handling exceptions; x86 frames are similar in
+    // size, a 64-bit build's about twice
+    mp_stack_set_limit(23 * 1024 * sizeof(void *) / 4);
+    size_t heap_size = 192 * 1024;
+    size_t pystack_size = 1536;
     int a = 1;
     while (a + 1 < argc && strcmp(argv[a], "-X") == 0) {
         if (strncmp(argv[a + 1], "heapsize=", 9) == 0) {
             heap_size = parse_size(argv[a + 1] + 9);
             if (heap_size < 16 * 1024) {
-                fprintf(stderr, "micropython32: heapsize must be a number of bytes (K, M) of at least 16K\n");
+                fprintf(stderr, "chipvm: heapsize must be a number of bytes (K, M) of at least 16K\n");
                 return 2;
             }
+        } else if (strncmp(argv[a + 1], "pystack=", 8) == 0) {
+            pystack_size = parse_size(argv[a + 1] + 8);
+            if (pystack_size < 256) {
+                fprintf(stderr, "chipvm: pystack must be a number of bytes of at least 256\n");
+                return 2;
+            }
+        } else {
+            fprintf(stderr, "chipvm: unknown option -X %s\n", argv[a + 1]);
+            return 2;
         }
         a += 2;
     }
     if (a >= argc) {
-        fprintf(stderr, "usage: %s [-X heapsize=N[K|M]] script.py [args...]\n", argv[0]);
+        fprintf(stderr, "usage: %s [-X heapsize=N[K|M]] [-X pystack=N] script.py [args...]\n", argv[0]);
         return 2;
     }
+    pystack_size = pystack_size * sizeof(void *) / 4;
     char *heap = malloc(heap_size);
-    if (heap == NULL) {
-        fprintf(stderr, "micropython32: no memory for a %u-byte heap\n", (unsigned)heap_size);
+    char *pystack = malloc(pystack_size);
+    if (heap == NULL || pystack == NULL) {
+        fprintf(stderr, "chipvm: no memory for a %u-byte heap\n", (unsigned)heap_size);
         return 2;
     }
+    mp_pystack_init(pystack, pystack + pystack_size);
     gc_init(heap, heap + heap_size);
     mp_init();
     // sys.path: the script's folder, then the current one (as the unix port); sys.argv: the script on
@@ -185,5 +204,6 @@ int main(int argc, char **argv) {
     int status = run_file(argv[a]);
     mp_deinit();
     free(heap);
+    free(pystack);
     return status;
 }

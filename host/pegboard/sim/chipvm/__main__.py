@@ -1,0 +1,3 @@
+from pegboard.sim.chipvm import main
+
+main()

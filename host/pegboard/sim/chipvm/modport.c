@@ -1,0 +1,420 @@
+// What a CircuitPython board has in C that the firmware (or the simulator's fakes) use, as this
+// port's modules: open(), time (CircuitPython's: monotonic, no ticks), os (getenv as CircuitPython
+// reads settings.toml), binascii; and _vmhost, the simulator's own door to the PC (not on a chip).
+#include <errno.h>
+#include <fcntl.h>
+#include <string.h>
+#include <unistd.h>
+#include <dirent.h>
+#include <poll.h>
+#include <stdlib.h>
+#include <time.h>
+
+#include "py/builtin.h"
+#include "py/mperrno.h"
+#include "py/parsenum.h"
+#include "py/mphal.h"
+#include "py/runtime.h"
+#include "py/smallint.h"
+#include "py/stream.h"
+
+typedef struct _port_file_t {
+    mp_obj_base_t base;
+    int fd;
+} port_file_t;
+
+STATIC mp_uint_t file_read(mp_obj_t self_in, void *buf, mp_uint_t size, int *errcode) {
+    port_file_t *self = MP_OBJ_TO_PTR(self_in);
+    ssize_t n = read(self->fd, buf, size);
+    if (n < 0) {
+        *errcode = errno;
+        return MP_STREAM_ERROR;
+    }
+    return n;
+}
+
+STATIC mp_uint_t file_write(mp_obj_t self_in, const void *buf, mp_uint_t size, int *errcode) {
+    port_file_t *self = MP_OBJ_TO_PTR(self_in);
+    ssize_t n = write(self->fd, buf, size);
+    if (n < 0) {
+        *errcode = errno;
+        return MP_STREAM_ERROR;
+    }
+    return n;
+}
+
+STATIC mp_uint_t file_ioctl(mp_obj_t self_in, mp_uint_t request, uintptr_t arg, int *errcode) {
+    port_file_t *self = MP_OBJ_TO_PTR(self_in);
+    if (request == MP_STREAM_SEEK) {
+        struct mp_stream_seek_t *s = (struct mp_stream_seek_t *)arg;
+        off_t off = lseek(self->fd, s->offset, s->whence);
+        if (off < 0) {
+            *errcode = errno;
+            return MP_STREAM_ERROR;
+        }
+        s->offset = off;
+        return 0;
+    }
+    if (request == MP_STREAM_CLOSE) {
+        if (self->fd >= 0) {
+            close(self->fd);
+        }
+        self->fd = -1;
+        return 0;
+    }
+    if (request == MP_STREAM_FLUSH) {
+        return 0;
+    }
+    *errcode = MP_EINVAL;
+    return MP_STREAM_ERROR;
+}
+
+STATIC mp_obj_t file___exit__(size_t n_args, const mp_obj_t *args) {
+    return mp_stream_close(args[0]);
+}
+STATIC MP_DEFINE_CONST_FUN_OBJ_VAR_BETWEEN(file___exit___obj, 4, 4, file___exit__);
+
+STATIC const mp_rom_map_elem_t file_locals_table[] = {
+    { MP_ROM_QSTR(MP_QSTR_read), MP_ROM_PTR(&mp_stream_read_obj) },
+    { MP_ROM_QSTR(MP_QSTR_readinto), MP_ROM_PTR(&mp_stream_readinto_obj) },
+    { MP_ROM_QSTR(MP_QSTR_readline), MP_ROM_PTR(&mp_stream_unbuffered_readline_obj) },
+    { MP_ROM_QSTR(MP_QSTR_write), MP_ROM_PTR(&mp_stream_write_obj) },
+    { MP_ROM_QSTR(MP_QSTR_seek), MP_ROM_PTR(&mp_stream_seek_obj) },
+    { MP_ROM_QSTR(MP_QSTR_tell), MP_ROM_PTR(&mp_stream_tell_obj) },
+    { MP_ROM_QSTR(MP_QSTR_flush), MP_ROM_PTR(&mp_stream_flush_obj) },
+    { MP_ROM_QSTR(MP_QSTR_close), MP_ROM_PTR(&mp_stream_close_obj) },
+    { MP_ROM_QSTR(MP_QSTR___enter__), MP_ROM_PTR(&mp_identity_obj) },
+    { MP_ROM_QSTR(MP_QSTR___exit__), MP_ROM_PTR(&file___exit___obj) },
+};
+STATIC MP_DEFINE_CONST_DICT(file_locals_dict, file_locals_table);
+
+STATIC const mp_stream_p_t fileio_stream_p = { .read = file_read, .write = file_write, .ioctl = file_ioctl };
+STATIC const mp_stream_p_t textio_stream_p = {
+    .read = file_read, .write = file_write, .ioctl = file_ioctl, .is_text = true
+};
+
+STATIC const mp_obj_type_t port_fileio_type = {
+    { &mp_type_type },
+    .name = MP_QSTR_FileIO,
+    .getiter = mp_identity_getiter,
+    .iternext = mp_stream_unbuffered_iter,
+    .protocol = &fileio_stream_p,
+    .locals_dict = (mp_obj_dict_t *)&file_locals_dict,
+};
+
+STATIC const mp_obj_type_t port_textio_type = {
+    { &mp_type_type },
+    .name = MP_QSTR_TextIOWrapper,
+    .getiter = mp_identity_getiter,
+    .iternext = mp_stream_unbuffered_iter,
+    .protocol = &textio_stream_p,
+    .locals_dict = (mp_obj_dict_t *)&file_locals_dict,
+};
+
+// open(path, mode="r"): modes r, w, a, each with or without b; anything else is refused
+STATIC mp_obj_t port_open(size_t n_args, const mp_obj_t *args, mp_map_t *kw_args) {
+    const char *path = mp_obj_str_get_str(args[0]);
+    const char *mode = "r";
+    if (n_args > 1) {
+        mode = mp_obj_str_get_str(args[1]);
+    } else {
+        mp_map_elem_t *kw = mp_map_lookup(kw_args, MP_OBJ_NEW_QSTR(MP_QSTR_mode), MP_MAP_LOOKUP);
+        if (kw != NULL) {
+            mode = mp_obj_str_get_str(kw->value);
+        }
+    }
+    int flags;
+    if (mode[0] == 'r') {
+        flags = O_RDONLY;
+    } else if (mode[0] == 'w') {
+        flags = O_WRONLY | O_CREAT | O_TRUNC;
+    } else if (mode[0] == 'a') {
+        flags = O_WRONLY | O_CREAT | O_APPEND;
+    } else {
+        flags = -1;
+    }
+    bool text = true;
+    if (mode[0] != 0 && mode[1] == 'b') {
+        text = false;
+    } else if (mode[0] != 0 && mode[1] == 't') {
+        text = true;
+    } else if (mode[0] != 0 && mode[1] != 0) {
+        flags = -1;
+    }
+    if (flags < 0 || (mode[1] != 0 && mode[2] != 0)) {
+        mp_raise_ValueError(MP_ERROR_TEXT("mode must be r, w or a, with b or t"));
+    }
+    int fd = open(path, flags, 0644);
+    if (fd < 0) {
+        mp_raise_OSError(errno);
+    }
+    port_file_t *f = m_new_obj(port_file_t);
+    f->base.type = text ? &port_textio_type : &port_fileio_type;
+    f->fd = fd;
+    return MP_OBJ_FROM_PTR(f);
+}
+MP_DEFINE_CONST_FUN_OBJ_KW(mp_builtin_open_obj, 1, port_open);
+
+
+static uint64_t clock_us(clockid_t clock) {
+    struct timespec ts;
+    clock_gettime(clock, &ts);
+    return (uint64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
+}
+
+// ---- time, as CircuitPython's: monotonic (a float, 30-bit on the chip), monotonic_ns, sleep ----
+// (no ticks_ms: on the chip that is supervisor.ticks_ms)
+
+STATIC mp_obj_t time_monotonic(void) {
+    return mp_obj_new_float((mp_float_t)(clock_us(CLOCK_MONOTONIC) / 1000) / 1000);
+}
+STATIC MP_DEFINE_CONST_FUN_OBJ_0(time_monotonic_obj, time_monotonic);
+
+STATIC mp_obj_t time_monotonic_ns(void) {
+    return mp_obj_new_int_from_ull(clock_us(CLOCK_MONOTONIC) * 1000);
+}
+STATIC MP_DEFINE_CONST_FUN_OBJ_0(time_monotonic_ns_obj, time_monotonic_ns);
+
+STATIC mp_obj_t time_sleep(mp_obj_t s_in) {
+    mp_hal_delay_ms((mp_uint_t)(mp_obj_get_float(s_in) * 1000));
+    return mp_const_none;
+}
+STATIC MP_DEFINE_CONST_FUN_OBJ_1(time_sleep_obj, time_sleep);
+
+STATIC mp_obj_t time_time(void) {
+    return mp_obj_new_int_from_ll((long long)time(NULL));
+}
+STATIC MP_DEFINE_CONST_FUN_OBJ_0(time_time_obj, time_time);
+
+STATIC const mp_rom_map_elem_t time_globals_table[] = {
+    { MP_ROM_QSTR(MP_QSTR___name__), MP_ROM_QSTR(MP_QSTR_time) },
+    { MP_ROM_QSTR(MP_QSTR_monotonic), MP_ROM_PTR(&time_monotonic_obj) },
+    { MP_ROM_QSTR(MP_QSTR_monotonic_ns), MP_ROM_PTR(&time_monotonic_ns_obj) },
+    { MP_ROM_QSTR(MP_QSTR_sleep), MP_ROM_PTR(&time_sleep_obj) },
+    { MP_ROM_QSTR(MP_QSTR_time), MP_ROM_PTR(&time_time_obj) },
+};
+STATIC MP_DEFINE_CONST_DICT(time_globals, time_globals_table);
+
+const mp_obj_module_t mp_module_time = {
+    .base = { &mp_type_module },
+    .globals = (mp_obj_dict_t *)&time_globals,
+};
+MP_REGISTER_MODULE(MP_QSTR_time, mp_module_time);
+
+// ---- os: getenv as CircuitPython reads settings.toml, the working folder, listdir ----
+
+// CircuitPython's os.getenv: a "quoted" value is a str, a plain integer an int, and anything else
+// raises ValueError. The simulator hands each setting over as its settings.toml text in an
+// environment variable of the same name.
+STATIC mp_obj_t os_getenv(size_t n_args, const mp_obj_t *args) {
+    const char *key = mp_obj_str_get_str(args[0]);
+    const char *raw = getenv(key);
+    if (raw == NULL) {
+        return n_args > 1 ? args[1] : mp_const_none;
+    }
+    while (*raw == ' ' || *raw == '\t') {
+        raw++;
+    }
+    if (*raw == '"') {
+        vstr_t v;
+        vstr_init(&v, 16);
+        for (const char *p = raw + 1;; p++) {
+            if (*p == 0) {
+                mp_raise_msg_varg(&mp_type_ValueError, MP_ERROR_TEXT("%s: unterminated string"), key);
+            }
+            if (*p == '"') {
+                break;
+            }
+            if (*p == '\\' && p[1] != 0) {
+                p++;
+                vstr_add_byte(&v, *p == 'n' ? '\n' : *p == 't' ? '\t' : *p);
+            } else {
+                vstr_add_byte(&v, *p);
+            }
+        }
+        return mp_obj_new_str_from_vstr(&mp_type_str, &v);
+    }
+    const char *end = raw + strlen(raw);
+    while (end > raw && (end[-1] == ' ' || end[-1] == '\t')) {
+        end--;
+    }
+    const char *d = raw + (*raw == '-' || *raw == '+');
+    bool digits = d < end;
+    for (const char *p = d; p < end; p++) {
+        digits = digits && *p >= '0' && *p <= '9';
+    }
+    if (!digits) {
+        mp_raise_msg_varg(&mp_type_ValueError, MP_ERROR_TEXT("Invalid value for %s"), key);
+    }
+    return mp_parse_num_integer(raw, end - raw, 10, NULL);
+}
+STATIC MP_DEFINE_CONST_FUN_OBJ_VAR_BETWEEN(os_getenv_obj, 1, 2, os_getenv);
+
+STATIC mp_obj_t os_chdir(mp_obj_t path) {
+    if (chdir(mp_obj_str_get_str(path)) != 0) {
+        mp_raise_OSError(errno);
+    }
+    return mp_const_none;
+}
+STATIC MP_DEFINE_CONST_FUN_OBJ_1(os_chdir_obj, os_chdir);
+
+STATIC mp_obj_t os_getcwd(void) {
+    char buf[MICROPY_ALLOC_PATH_MAX];
+    if (getcwd(buf, sizeof(buf)) == NULL) {
+        mp_raise_OSError(errno);
+    }
+    return mp_obj_new_str(buf, strlen(buf));
+}
+STATIC MP_DEFINE_CONST_FUN_OBJ_0(os_getcwd_obj, os_getcwd);
+
+STATIC mp_obj_t os_listdir(size_t n_args, const mp_obj_t *args) {
+    DIR *dir = opendir(n_args > 0 ? mp_obj_str_get_str(args[0]) : ".");
+    if (dir == NULL) {
+        mp_raise_OSError(errno);
+    }
+    mp_obj_t out = mp_obj_new_list(0, NULL);
+    struct dirent *e;
+    while ((e = readdir(dir)) != NULL) {
+        if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0) {
+            mp_obj_list_append(out, mp_obj_new_str(e->d_name, strlen(e->d_name)));
+        }
+    }
+    closedir(dir);
+    return out;
+}
+STATIC MP_DEFINE_CONST_FUN_OBJ_VAR_BETWEEN(os_listdir_obj, 0, 1, os_listdir);
+
+STATIC const mp_rom_map_elem_t os_globals_table[] = {
+    { MP_ROM_QSTR(MP_QSTR___name__), MP_ROM_QSTR(MP_QSTR_os) },
+    { MP_ROM_QSTR(MP_QSTR_getenv), MP_ROM_PTR(&os_getenv_obj) },
+    { MP_ROM_QSTR(MP_QSTR_chdir), MP_ROM_PTR(&os_chdir_obj) },
+    { MP_ROM_QSTR(MP_QSTR_getcwd), MP_ROM_PTR(&os_getcwd_obj) },
+    { MP_ROM_QSTR(MP_QSTR_listdir), MP_ROM_PTR(&os_listdir_obj) },
+    { MP_ROM_QSTR(MP_QSTR_sep), MP_ROM_QSTR(MP_QSTR__slash_) },
+};
+STATIC MP_DEFINE_CONST_DICT(os_globals, os_globals_table);
+
+const mp_obj_module_t mp_module_os = {
+    .base = { &mp_type_module },
+    .globals = (mp_obj_dict_t *)&os_globals,
+};
+MP_REGISTER_MODULE(MP_QSTR_os, mp_module_os);
+
+// ---- binascii: hexlify / unhexlify ----
+
+STATIC mp_obj_t binascii_hexlify(mp_obj_t data) {
+    mp_buffer_info_t b;
+    mp_get_buffer_raise(data, &b, MP_BUFFER_READ);
+    vstr_t v;
+    vstr_init_len(&v, b.len * 2);
+    static const char digits[] = "0123456789abcdef";
+    for (size_t i = 0; i < b.len; i++) {
+        byte c = ((const byte *)b.buf)[i];
+        v.buf[2 * i] = digits[c >> 4];
+        v.buf[2 * i + 1] = digits[c & 15];
+    }
+    return mp_obj_new_str_from_vstr(&mp_type_bytes, &v);
+}
+STATIC MP_DEFINE_CONST_FUN_OBJ_1(binascii_hexlify_obj, binascii_hexlify);
+
+STATIC int hexval(byte c) {
+    if (c >= '0' && c <= '9') {
+        return c - '0';
+    }
+    c |= 0x20;
+    return c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+}
+
+STATIC mp_obj_t binascii_unhexlify(mp_obj_t data) {
+    mp_buffer_info_t b;
+    mp_get_buffer_raise(data, &b, MP_BUFFER_READ);
+    if (b.len & 1) {
+        mp_raise_ValueError(MP_ERROR_TEXT("odd-length string"));
+    }
+    vstr_t v;
+    vstr_init_len(&v, b.len / 2);
+    const byte *in = b.buf;
+    for (size_t i = 0; i < b.len / 2; i++) {
+        int hi = hexval(in[2 * i]), lo = hexval(in[2 * i + 1]);
+        if (hi < 0 || lo < 0) {
+            mp_raise_ValueError(MP_ERROR_TEXT("non-hex digit found"));
+        }
+        v.buf[i] = hi << 4 | lo;
+    }
+    return mp_obj_new_str_from_vstr(&mp_type_bytes, &v);
+}
+STATIC MP_DEFINE_CONST_FUN_OBJ_1(binascii_unhexlify_obj, binascii_unhexlify);
+
+STATIC const mp_rom_map_elem_t binascii_globals_table[] = {
+    { MP_ROM_QSTR(MP_QSTR___name__), MP_ROM_QSTR(MP_QSTR_binascii) },
+    { MP_ROM_QSTR(MP_QSTR_hexlify), MP_ROM_PTR(&binascii_hexlify_obj) },
+    { MP_ROM_QSTR(MP_QSTR_unhexlify), MP_ROM_PTR(&binascii_unhexlify_obj) },
+};
+STATIC MP_DEFINE_CONST_DICT(binascii_globals, binascii_globals_table);
+
+const mp_obj_module_t mp_module_binascii = {
+    .base = { &mp_type_module },
+    .globals = (mp_obj_dict_t *)&binascii_globals,
+};
+MP_REGISTER_MODULE(MP_QSTR_binascii, mp_module_binascii);
+
+// ---- _vmhost: the simulator's fakes talk to the PC through it (no chip has this module) ----
+#define TICKS_MASK ((1 << 29) - 1)  // small ints, wrapping as supervisor.ticks_ms does
+
+STATIC mp_obj_t vmhost_ticks_ms(void) {
+    return MP_OBJ_NEW_SMALL_INT((mp_int_t)(clock_us(CLOCK_MONOTONIC) / 1000) & TICKS_MASK);
+}
+STATIC MP_DEFINE_CONST_FUN_OBJ_0(vmhost_ticks_ms_obj, vmhost_ticks_ms);
+
+// CPU time this process has used, in µs (wrapping at 2**29): what a loop pass costs, whatever else
+// the PC is doing at the time
+STATIC mp_obj_t vmhost_cpu_us(void) {
+    return MP_OBJ_NEW_SMALL_INT((mp_int_t)clock_us(CLOCK_PROCESS_CPUTIME_ID) & TICKS_MASK);
+}
+STATIC MP_DEFINE_CONST_FUN_OBJ_0(vmhost_cpu_us_obj, vmhost_cpu_us);
+
+// readable(fd): is there something to read (or the end of the input) right now?
+STATIC mp_obj_t vmhost_readable(mp_obj_t fd_in) {
+    struct pollfd p = {mp_obj_get_int(fd_in), POLLIN, 0};
+    return mp_obj_new_bool(poll(&p, 1, 0) > 0);
+}
+STATIC MP_DEFINE_CONST_FUN_OBJ_1(vmhost_readable_obj, vmhost_readable);
+
+// read(fd, n): at most n bytes (and at most 1 KB: a small, short-lived allocation); b"" at the end
+STATIC mp_obj_t vmhost_read(mp_obj_t fd_in, mp_obj_t n_in) {
+    byte buf[1024];
+    mp_int_t n = mp_obj_get_int(n_in);
+    if (n > (mp_int_t)sizeof(buf)) {
+        n = sizeof(buf);
+    }
+    ssize_t got = read(mp_obj_get_int(fd_in), buf, n);
+    if (got < 0) {
+        mp_raise_OSError(errno);
+    }
+    return mp_obj_new_bytes(buf, got);
+}
+STATIC MP_DEFINE_CONST_FUN_OBJ_2(vmhost_read_obj, vmhost_read);
+
+STATIC const mp_rom_map_elem_t vmhost_globals_table[] = {
+    { MP_ROM_QSTR(MP_QSTR___name__), MP_ROM_QSTR(MP_QSTR__vmhost) },
+    { MP_ROM_QSTR(MP_QSTR_ticks_ms), MP_ROM_PTR(&vmhost_ticks_ms_obj) },
+    { MP_ROM_QSTR(MP_QSTR_cpu_us), MP_ROM_PTR(&vmhost_cpu_us_obj) },
+    { MP_ROM_QSTR(MP_QSTR_readable), MP_ROM_PTR(&vmhost_readable_obj) },
+    { MP_ROM_QSTR(MP_QSTR_read), MP_ROM_PTR(&vmhost_read_obj) },
+};
+STATIC MP_DEFINE_CONST_DICT(vmhost_globals, vmhost_globals_table);
+
+const mp_obj_module_t mp_module_vmhost = {
+    .base = { &mp_type_module },
+    .globals = (mp_obj_dict_t *)&vmhost_globals,
+};
+MP_REGISTER_MODULE(MP_QSTR__vmhost, mp_module_vmhost);
+
+// ---- CircuitPython's names for the core's modules (this core calls them uarray, uio, ...) ----
+extern const mp_obj_module_t mp_module_uarray, mp_module_collections, mp_module_io, mp_module_ustruct,
+    mp_module_uerrno;
+MP_REGISTER_MODULE(MP_QSTR_array, mp_module_uarray);
+MP_REGISTER_MODULE(MP_QSTR_collections, mp_module_collections);
+MP_REGISTER_MODULE(MP_QSTR_io, mp_module_io);
+MP_REGISTER_MODULE(MP_QSTR_struct, mp_module_ustruct);
+MP_REGISTER_MODULE(MP_QSTR_errno, mp_module_uerrno);

@@ -1,0 +1,138 @@
+"""chipvm, the runtime set up as a CircuitPython board (pegboard.sim.chipvm): it lacks what the chip
+lacks, its C json and binascii behave as CPython's, it is 32-bit where gcc -m32 works, and the whole
+firmware scenario runs on it."""
+
+import json
+import shutil
+import subprocess
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from conftest import ROOT
+
+from pegboard.sim import chipvm
+from pegboard.sim.simulator import _lib_dir
+
+
+def run(vm, tmp_path, src, *args, env=None):
+    script = tmp_path / "t.py"
+    script.write_text(src)
+    return subprocess.run([vm, *args, str(script)], capture_output=True, text=True, timeout=120, env=env)
+
+
+# within the BMP and no lone surrogates (MicroPython's str cannot hold them)
+chars = st.characters(max_codepoint=0xFFFF, blacklist_categories=("Cs",))
+scalars = st.none() | st.booleans() | st.integers(-10**12, 10**12) | st.text(chars, max_size=12)
+values = st.recursive(scalars, lambda kids: st.lists(kids, max_size=4)
+                      | st.dictionaries(st.text(chars, max_size=6), kids, max_size=4), max_leaves=12)
+
+
+@settings(max_examples=3, deadline=None)
+@given(st.lists(values, min_size=60, max_size=60))
+def test_json_in_c_reads_what_cpython_writes_and_writes_what_it_reads(tmp_path_factory, vals):
+    chip_vm = str(chipvm.build().path)
+    tmp_path = tmp_path_factory.mktemp("json")
+    vals = vals + [["\f\b\x01\x7f\t\n\r\"\\é"], {"k": [1, -2, None, True, "x"]}, [], {}, [[[]]], 1.5, -0.25]
+    data = tmp_path / "in.txt"
+    data.write_text("".join(json.dumps(v, separators=(",", ":")) + "\n" + json.dumps(v) + "\n" for v in vals),
+                    encoding="utf-8")
+    p = run(chip_vm, tmp_path, "import json\nfor line in open(%r):\n    print(json.dumps(json.loads(line)))\n"
+            % str(data))
+    assert p.returncode == 0, p.stderr
+    out = p.stdout.split("\n")[:-1]  # values may hold other line breaks (\u2028, \x85)
+    assert len(out) == 2 * len(vals)
+    for k, v in enumerate(vals):
+        assert json.loads(out[2 * k]) == v and json.loads(out[2 * k + 1]) == v
+
+
+@pytest.mark.parametrize("bad", ["", "{", '{"a" 1}', "[1,]x", '"open', "nul", '{"a":1}}', "[1 2]", "[1,]",
+                                 '{"a":}', "-", "[" * 300])
+def test_json_in_c_refuses_broken_json(chip_vm, tmp_path, bad):
+    p = run(chip_vm, tmp_path, "import json\ntry:\n    json.loads(%r)\nexcept ValueError:\n    print('refused')\n"
+            % bad)
+    assert p.stdout.strip() == "refused", p.stdout + p.stderr
+
+
+@settings(max_examples=20, deadline=None)
+@given(st.binary(max_size=40))
+def test_binascii_round_trips(data):
+    vm = str(chipvm.build().path)
+    p = subprocess.run([vm, "/dev/stdin"], input="import binascii\nd = %r\n"
+                       "print(repr(binascii.hexlify(d).decode()), binascii.unhexlify(binascii.hexlify(d)) == d)\n"
+                       % data, capture_output=True, text=True, timeout=60)
+    assert p.stdout.split() == [repr(data.hex()), "True"], p.stderr
+
+
+def test_it_lacks_what_a_circuitpython_board_lacks(chip_vm, tmp_path):
+    p = run(chip_vm, tmp_path, "import sys, time\n"
+            "try:\n    next(iter([]), 0)\nexcept TypeError:\n    print('no next2')\n"
+            "print(hasattr(sys.stdin, 'buffer'), hasattr(time, 'ticks_ms'))\n"
+            "def deep(n):\n    return 0 if n == 0 else 1 + deep(n - 1)\n"
+            "try:\n    deep(60)\nexcept RuntimeError as e:\n    print(e)\n"
+            "print(deep(20))\n")
+    assert p.stdout.splitlines() == ["no next2", "False False", "pystack exhausted", "20"], p.stdout + p.stderr
+
+
+def test_os_getenv_reads_settings_as_circuitpython_does(chip_vm, tmp_path):
+    env = {"S": '"GP16"', "N": " 40 ", "W": "GP16"}
+    p = run(chip_vm, tmp_path, "import os\nprint(repr(os.getenv('S')), repr(os.getenv('N')), os.getenv('X', 7))\n"
+            "try:\n    os.getenv('W')\nexcept ValueError:\n    print('refused')\n", env=env)
+    assert p.stdout.splitlines() == ["'GP16' 40 7", "refused"], p.stdout + p.stderr
+
+
+def test_chipvm_is_32_bit_with_16_byte_blocks_where_gcc_m32_works(chip_vm, tmp_path):
+    built = chipvm.build()
+    if built.bits != 32:
+        pytest.skip(built.note)
+    p = run(chip_vm, tmp_path, "import sys, gc\n"
+            "gc.collect(); a = gc.mem_alloc(); x = [bytearray(1) for i in range(100)]\n"
+            "gc.collect(); print(sys.maxsize, gc.mem_alloc() - a)\n", "-X", "heapsize=64K")
+    maxsize, used = map(int, p.stdout.split())
+    assert maxsize == 2**31 - 1
+    # each bytearray: a 16-byte header and its byte in two 16-byte blocks, plus a 4-byte list slot
+    assert 100 * 36 <= used < 100 * 40
+
+
+def test_the_firmware_scenario_runs_on_chipvm(chip_vm):
+    lib = _lib_dir()
+    try:
+        p = subprocess.run([chip_vm, "-X", "heapsize=192K", "bench/mp/firmware_bench.py", lib, "devices"],
+                           cwd=ROOT, capture_output=True, text=True, timeout=300)
+    finally:
+        shutil.rmtree(lib, ignore_errors=True)
+    assert p.returncode == 0, p.stdout + p.stderr  # it exits non-zero unless every request was answered
+    figures = dict(line.split() for line in p.stdout.splitlines())
+    assert 0 < int(figures["heap_boot"]) <= int(figures["heap_peak"])
+
+
+def test_files_and_exit_status(chip_vm, tmp_path):
+    data = tmp_path / "d.bin"
+    p = run(chip_vm, tmp_path,
+            "import sys\n"
+            "with open(%r, mode='wb') as f:\n"
+            "    f.write(b'hello world')\n"
+            "f = open(%r, 'rb')\n"
+            "b = bytearray(5)\n"
+            "print(f.readinto(b), bytes(b), f.seek(6), f.read())\n"
+            "f.close()\n"
+            "print(open(%r).read())\n"
+            "for m in ('r+', 'x', 'rbt'):\n"
+            "    try:\n"
+            "        open(%r, m)\n"
+            "    except ValueError:\n"
+            "        print('refused', m)\n"
+            "sys.exit(3)\n" % (str(data), str(data), str(data), str(data)))
+    assert p.stdout.splitlines() == ["5 b'hello' 6 b'world'", "hello world", "refused r+", "refused x",
+                                     "refused rbt"]
+    assert p.returncode == 3
+    bad = run(chip_vm, tmp_path, "pass\n", "-X", "heapsize=lots")
+    assert bad.returncode == 2 and "heapsize" in bad.stderr
+
+
+def test_a_64_bit_build_when_asked_keeps_the_same_options(tmp_path):
+    built = chipvm.build(64)
+    assert built.bits == 64 and built.path.exists()
+    p = run(str(built.path), tmp_path, "import sys\ntry:\n    next(iter([]), 0)\nexcept TypeError:\n"
+            "    print('no next2', sys.maxsize > 2**31)\n")
+    assert p.stdout.strip() == "no next2 True", p.stdout + p.stderr
