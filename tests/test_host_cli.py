@@ -162,3 +162,18 @@ def test_monitor_pretty_lines():
         '#4    move       move=[4, 2, 1] pegs_left=13'
     assert pretty(b'{"id":1,"ok":false,"error":"bad_json","message":"x"}', False).startswith("error")
     assert pretty(b"not json", False) == "not json"
+
+
+def test_selftest_report_prints_the_boards_own_figures(capsys):
+    with Simulator(runtime="chip") as s:
+        s.control("fill", empty=1)
+        s.control("wait_idle")
+        code, out, _ = cli(capsys, "hint", "--port", s.data_path)
+        assert code == 0
+        code, out, _ = cli(capsys, "selftest", "--report", "--port", s.data_path, "--json")
+        st = json.loads(out)
+        # measured on the (simulated) device: a heap of its own on the chip VM, passes, the hint
+        assert 0 < st["free_heap_lowest"] <= 192 * 1024 and 0 < st["free_heap"] <= 192 * 1024
+        assert st["loops"] > 0 and st["longest_pass_ms"] >= 0 and st["last_hint_ms"] is not None
+        code, out, _ = cli(capsys, "selftest", "--report", "--port", s.data_path)
+        assert code == 0 and "free heap lowest" in out and "%s bytes" % format(st["free_heap_lowest"], ",") in out

@@ -2,6 +2,7 @@
 protocol; shows; NVM; watchdog. App takes plain objects (see devices.Devices) so tests and the
 simulator drive the very same code."""
 
+import gc
 import sys
 
 try:
@@ -20,11 +21,14 @@ from pegfw.store import Store
 from pegfw.tracker import Tracker
 from pegfw.commands import MORE_COMMANDS, Commands
 
+# the chip's free heap; CPython (the simulator, tests) has no heap of its own to report
+MEM_FREE = getattr(gc, "mem_free", None)
 LONG_PRESS_MS = 800
 JOB_SLICE = 8           # positions a long request searches per loop pass (~10 ms on an RP2040)
 JOB_LIMIT = 2400        # ... and in all (~3 s on an RP2040) before it answers that it gave up
 SETTLE_MS = 60          # quiet time after a keypad reset before trusting the picture
 FRAME_MS = 20           # animate at most every 20 ms
+HEAP_SAMPLE_MS = 10000  # how often the board collects and notes its free heap (stats)
 
 
 class App(Commands):
@@ -63,6 +67,11 @@ class App(Commands):
         self.overflows = 0
         self.errors = 0
         self.loops = 0
+        # the board measures itself (stats): the first real board checks every published estimate
+        self.longest_pass_ms = 0
+        self.free_heap_low = MEM_FREE() if MEM_FREE else None
+        self.heap_sample_at = hw.ticks_ms()
+        self.hint_ms = None  # the last hint: button released (or request read) -> its lights sent
         now = hw.ticks_ms()
         self._rescan(now)
 
@@ -198,6 +207,7 @@ class App(Commands):
         j, ok, left = self.advisor.hint(self.tracker.position)
         self._start_show("hint", shows.HintShow(self.board, now, j, ok))
         self._draw(now)  # lights first: the player is waiting; the host can wait a pass
+        self.hint_ms = ticks_diff(self.hw.ticks_ms(), now)
         move = self.board.move_of(j) if j >= 0 else None
         self.link.event("hint", {"move": move, "solvable": ok, "best_left": left})
         return move, ok, left
@@ -284,14 +294,23 @@ class App(Commands):
         self.link.flush()
         self.hw.feed()
         self.loops += 1
+        took = ticks_diff(self.hw.ticks_ms(), now)
+        if took > self.longest_pass_ms:
+            self.longest_pass_ms = took
+        if MEM_FREE is not None and ticks_diff(now, self.heap_sample_at) >= 0:
+            # free heap means something only after a collection (the heap fills with garbage
+            # between them), so collect now and then, between passes' work, and note the lowest
+            self.heap_sample_at = now + HEAP_SAMPLE_MS
+            gc.collect()
+            free = MEM_FREE()
+            if free < self.free_heap_low:
+                self.free_heap_low = free
 
     def run(self):
         while True:
             try:
                 self.step()
             except MemoryError:
-                import gc
-
                 gc.collect()
                 self.errors += 1
             except Exception as e:  # keep the board alive; the host hears about it
@@ -332,8 +351,6 @@ class App(Commands):
         for name in self.job_modules:
             unload(name)
         self.job_modules = ()
-        import gc
-
         gc.collect()  # the search's memo and stacks go back at once
 
     # -- protocol ----------------------------------------------------------------------------
@@ -372,8 +389,6 @@ class App(Commands):
         except MemoryError:
             if self.job is not None and self.job[1] is rid:
                 self._end_job()  # it never started: what it allocated goes too
-            import gc
-
             gc.collect()
             link.error(rid, "no_memory", "the board is short of memory for this request: try again")
             return

@@ -105,9 +105,18 @@ def cmd_theme(app, req, now):
 
 
 def cmd_stats(app, req, now):
+    """The games played, and the board's own figures since start-up (measured on the device, so a
+    real board checks the estimates published from the simulator)."""
+    import gc
+    from pegfw.app import MEM_FREE
+
+    gc.collect()  # the free heap after a collection: what the game really leaves
     st = app.store
     return {"games": st.games, "wins": st.wins, "best": st.best or None, "nvm_writes": st.writes,
-            "corrupt_record_ignored": st.corrupt}
+            "corrupt_record_ignored": st.corrupt,
+            "free_heap": MEM_FREE() if MEM_FREE else None, "free_heap_lowest": app.free_heap_low,
+            "longest_pass_ms": app.longest_pass_ms, "last_hint_ms": app.hint_ms, "loops": app.loops,
+            "errors": app.errors}
 
 
 def cmd_selftest(app, req, now):

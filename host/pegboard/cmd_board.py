@@ -25,6 +25,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("selftest", help="LED chase and a live sensor readout (bring-up)")
     add_port(p)
     p.add_argument("--seconds", type=int, default=10, help="how long to show sensor changes (1..300)")
+    p.add_argument("--report", action="store_true",
+                   help="instead, print the board's own measurements (free heap now and lowest, longest "
+                        "loop pass, last hint's latency) beside the estimates published for it")
     p.set_defaults(func=selftest)
 
 
@@ -68,7 +71,29 @@ def stop(args: argparse.Namespace) -> int:
     return 0
 
 
+def report(st: dict) -> str:
+    """The board's own figures, to hold against the RP2040 estimates in the README."""
+    def val(k: str, unit: str) -> str:
+        v = st.get(k)
+        return "n/a (this runtime has no heap of its own)" if v is None else "%s %s" % (format(v, ","), unit)
+
+    hint = "no hint yet" if st.get("last_hint_ms") is None else val("last_hint_ms", "ms")
+    return "\n".join([
+        "the board's own figures since start-up (%s loop passes, %s loop errors):"
+        % (format(st.get("loops", 0), ","), st.get("errors", 0)),
+        "  free heap now      %s" % val("free_heap", "bytes"),
+        "  free heap lowest   %s" % val("free_heap_lowest", "bytes"),
+        "  longest loop pass  %s" % val("longest_pass_ms", "ms"),
+        "  last hint latency  %s" % hint,
+        "compare them with the RP2040 estimates in the README (\"Measured figures\")"])
+
+
 def selftest(args: argparse.Namespace) -> int:
+    if args.report:
+        with connect(args) as b:
+            st = b.request("stats")
+        print(json.dumps(st) if args.json else report(st))
+        return 0
     if not 1 <= args.seconds <= 300:
         from pegboard.cli import UsageError
 
