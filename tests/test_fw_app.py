@@ -428,3 +428,57 @@ def test_a_request_the_heap_cannot_hold_gets_an_answer(monkeypatch):
     r = ask(app, hw, "stats")
     assert not r["ok"] and r["error"] == "no_memory" and r["id"] == 7
     assert ask(app, hw, "state")["empty_start"] == 1 and app.errors == 0
+
+
+def big_board(rows):
+    hw = HW({"PEGBOARD_ROWS": rows, "PEGBOARD_SENSORS": "shift", "PEGBOARD_SR_CLOCK": "GP2",
+             "PEGBOARD_SR_DATA": "GP3", "PEGBOARD_SR_LATCH": "GP4"})
+    return make_app(hw)
+
+
+def test_hint_and_demo_on_a_board_without_the_table_search_in_slices():
+    b6 = Board(6)
+    hw, app = big_board(6)
+    assert app.table is None
+    hw.sensors.set(start_mask(b6, 1))
+    run(app, hw, 200)
+    hw.serial.lines()
+    hw.serial.rx += b'{"id": 1, "cmd": "hint"}\n'
+    run(app, hw, 5)
+    assert app.job is not None and app.job[0].nodes <= 8  # one slice in that pass, no more
+    r = ask(app, hw, "state")  # the loop answers other requests meanwhile
+    assert r["mode"] == "play"
+    replies = []
+    for _ in range(200):
+        run(app, hw, 5)
+        replies += [json.loads(x) for x in hw.serial.lines()]
+        if any(x.get("id") == 1 for x in replies):
+            break
+    h = [x for x in replies if x.get("id") == 1][0]
+    assert h["solvable"] is True and h["best_left"] == 1
+    j = b6.find_jump(*h["move"])
+    assert Solver(b6).solvable(start_mask(b6, 1) ^ b6.flip[j])
+    assert [x for x in replies if x.get("event") == "hint"] and app.show_kind == "hint"
+    # a long press: the demonstration starts once its line is found
+    hw.button.set(1)
+    run(app, hw, 900)
+    hw.button.set(0)
+    for _ in range(200):
+        run(app, hw, 5)
+        if app.show_kind == "demo":
+            break
+    assert app.show_kind == "demo" and len(app.show.jumps) == 19 and app.job is None
+
+
+def test_a_search_that_cannot_finish_says_so_and_leaves_nothing():
+    import sys
+
+    b7 = Board(7)
+    hw, app = big_board(7)
+    hw.sensors.set(start_mask(b7, 2))
+    run(app, hw, 200)
+    hw.serial.lines()
+    r = ask(app, hw, "solve", passes=4000, finish=1)
+    assert r["error"] in ("search_limit", "not_solvable")
+    assert app.job is None and "pegcore.search" not in sys.modules and "pegfw.jobs" not in sys.modules
+    assert ask(app, hw, "solve", finish=1)["error"] in ("search_limit", "not_solvable")  # and it runs again

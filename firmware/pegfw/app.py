@@ -28,6 +28,8 @@ JOB_SLICE = 8           # positions a long request searches per loop pass (~10 m
 JOB_LIMIT = 2400        # ... and in all (~3 s on an RP2040) before it answers that it gave up
 SETTLE_MS = 60          # quiet time after a keypad reset before trusting the picture
 FRAME_MS = 20           # animate at most every 20 ms
+DEFERRED = object()     # a handler's answer when a job will reply later
+BUTTON = object()       # who asked, when it was the button (a request's id may be None)
 HEAP_SAMPLE_MS = 10000  # how often the board collects and notes its free heap (stats)
 
 
@@ -194,17 +196,30 @@ class App(Commands):
                 held = ticks_diff(now, self.press_at)
                 self.press_at = None
                 if not self.press_swallowed:
-                    if held >= LONG_PRESS_MS:
-                        self._start_demo(None, now)
+                    if self.job is not None:
+                        pass  # the board is still thinking about the last request
+                    elif held >= LONG_PRESS_MS:
+                        self.start_demo(None, now)
                     else:
-                        self._hint(now)  # lights before the event's JSON
+                        self.hint(now)  # lights before the event's JSON
                 self.link.event("button", {"pressed": False, "ms": held})
         if keys.events.overflowed:
             keys.events.clear()
 
     # -- actions -----------------------------------------------------------------------------
-    def _hint(self, now):
+    def hint(self, now, rid=BUTTON):
+        """The best move, lit, and a hint event; the reply's fields for request `rid`. A lookup on
+        the 15-hole board; elsewhere a search run as a job (the answer comes a few passes later)."""
+        if self.table is None:
+            self.not_thinking()
+            from pegfw import jobs
+
+            return jobs.hint(self, rid)
         j, ok, left = self.advisor.hint(self.tracker.position)
+        move, ok, left = self.show_hint(j, ok, left, now)
+        return {"move": move, "solvable": ok, "best_left": left}
+
+    def show_hint(self, j, ok, left, now):
         self._start_show("hint", shows.HintShow(self.board, now, j, ok))
         self._draw(now)  # lights first: the player is waiting; the host can wait a pass
         self.hint_ms = ticks_diff(self.hw.ticks_ms(), now)
@@ -212,14 +227,24 @@ class App(Commands):
         self.link.event("hint", {"move": move, "solvable": ok, "best_left": left})
         return move, ok, left
 
-    def _start_demo(self, jumps, now, start=None):
+    def start_demo(self, jumps, now, start=None, rid=BUTTON):
+        """Demonstrate `jumps` (None: the board's own best line) from `start` (None: the position);
+        the reply's fields for request `rid`."""
         pos = self.tracker.position if start is None else start
         if jumps is None:
+            if self.table is None:
+                self.not_thinking()
+                from pegfw import jobs
+
+                return jobs.demo(self, rid, pos)
             jumps = self.advisor.solution(pos)
+        self.play_demo(jumps, now, pos)
+        return {"moves": [self.board.move_of(j) for j in jumps]}
+
+    def play_demo(self, jumps, now, pos):
         from pegfw.show_demo import DemoShow
 
         self._start_show("demo", DemoShow(self.board, now, pos, jumps), ("pegfw.show_demo",))
-        return jumps
 
     def _start_show(self, kind, show, modules=()):
         """Run `show`; `modules` were loaded for it alone and leave the heap when it ends."""
@@ -319,11 +344,18 @@ class App(Commands):
                 self.link.event("error", {"message": repr(e)[:120], "count": self.errors})
 
     # -- long requests -----------------------------------------------------------------------
-    DEFERRED = object()  # a handler's answer when a job will reply later
+    DEFERRED = DEFERRED
+    BUTTON = BUTTON
+
+    def not_thinking(self):
+        """Raise busy while a job runs: one search at a time on this heap."""
+        if self.job is not None:
+            raise ProtocolError("busy", "the board is still thinking about the last request: wait for its answer")
 
     def start_job(self, job, rid, modules):
-        """Run `job` (advance(n) -> finished; .nodes; .reply(app) -> fields, or raises
-        ProtocolError) a slice per pass; `modules` were loaded for it alone."""
+        """Run `job` (pegfw.jobs.Job: advance(n) -> finished; .nodes; .reply(app) -> fields, or
+        raises ProtocolError) a slice per pass; `modules` were loaded for it alone. `rid`: the
+        request to answer when it is done, or BUTTON."""
         self.job = (job, rid)
         self.job_modules = modules
         return self.DEFERRED
@@ -335,16 +367,26 @@ class App(Commands):
             if not finished and job.nodes < JOB_LIMIT:
                 return
             if finished:
-                self.link.reply(rid, job.reply(self))
+                self._answer(rid, job.reply(self))
             else:
-                self.link.error(rid, "search_limit", "the board gave up after %d positions: "
-                                "solve it on the PC (pegboard solve)" % job.nodes)
+                self._fail(rid, "search_limit", "the board gave up after %d positions: solve it on the PC "
+                           "(pegboard solve)" % job.nodes)
         except ProtocolError as e:
-            self.link.error(rid, e.code, e.message, e.extra)
+            self._fail(rid, e.code, e.message, e.extra)
         except MemoryError:
             self.job = None  # drop the search first: the reply needs heap
-            self.link.error(rid, "no_memory", "the board is short of memory for this request: try again")
+            self._fail(rid, "no_memory", "the board is short of memory for this request: try again")
         self._end_job()
+
+    def _answer(self, rid, fields):
+        if rid is not self.BUTTON:
+            self.link.reply(rid, fields)
+
+    def _fail(self, rid, code, message, extra=None):
+        if rid is not self.BUTTON:
+            self.link.error(rid, code, message, extra)
+        else:  # the button asked: say it on the link as an event
+            self.link.event("error", {"message": message, "code": code, "count": self.errors})
 
     def _end_job(self):
         self.job = None

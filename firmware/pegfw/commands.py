@@ -31,8 +31,7 @@ class Commands:
                 "seq": self.link.seq, "dropped": self.link.dropped}
 
     def cmd_hint(self, req, now):
-        move, ok, left = self._hint(now)
-        return {"move": move, "solvable": ok, "best_left": left}
+        return self.hint(now, self.request_id)
 
     def cmd_stop(self, req, now):
         was = self.show_kind or ("guide" if self.guide is not None else None)

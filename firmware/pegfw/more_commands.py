@@ -35,11 +35,10 @@ def cmd_solve(app, req, now):
         if popcount(pos) != 1 and not (jumps and popcount(_after(app.board, pos, jumps)) == 1):
             raise ProtocolError("not_solvable", "no solution from this position")
         return {"moves": [app.board.move_of(j) for j in jumps]}
-    if app.job is not None:
-        raise ProtocolError("busy", "a solve is still running: wait for its answer")
-    from pegfw import solve_job  # the main loop runs it a slice at a time and answers when done
+    app.not_thinking()
+    from pegfw import jobs  # the main loop runs it a slice at a time and answers when done
 
-    return solve_job.start(app, app.request_id, finish)
+    return jobs.solve(app, app.request_id, finish)
 
 
 def _moves_arg(app, req, required, start=None):
@@ -69,8 +68,7 @@ def cmd_demo(app, req, now):
         start = app.board.full & ~(1 << (empty - 1))
     jumps = _moves_arg(app, req, False, start)
     _not_busy(app)
-    jumps = app._start_demo(jumps, now, start)
-    return {"moves": [app.board.move_of(j) for j in jumps]}
+    return app.start_demo(jumps, now, start, app.request_id)
 
 
 def cmd_guide(app, req, now):
@@ -140,6 +138,7 @@ def cmd_info(app, req, now):
 
 
 def _not_busy(app):
+    app.not_thinking()
     if app.show_kind in ("demo", "watch", "selftest") or app.guide is not None:
         raise ProtocolError("busy", "a %s is running: send stop first" % (app.show_kind or "guide"))
     if app.tracker.mode in ("illegal", "setup"):

@@ -1,10 +1,12 @@
-"""`solve` as a job the main loop runs a slice per pass (App.start_job), so the loop keeps feeding
-the watchdog and reading the sensors while the board thinks. Loaded for the request, dropped when
-it has answered.
+"""Long work as jobs the main loop runs a slice per pass (App.start_job), so the loop keeps feeding
+the watchdog and reading the sensors while the board thinks: `solve`, and on boards without the
+hint table (21 and 28 holes) hints and demonstrations too. Loaded for the job, dropped when it is
+done.
 
 With the 15-hole board's tables there is no search at all: the finish table says where the last
 peg can still end from any position, so the walk takes, at each step, a jump after which the
-finish stays reachable (a few lookups a jump). Other boards search (pegcore.search.SolutionSearch)."""
+finish stays reachable (a few lookups a jump). Other boards search (pegcore.search.SolutionSearch,
+its memo bounded), and give up with `search_limit` past App.JOB_LIMIT positions."""
 
 from pegcore.rules import popcount
 from pegfw.protocol import ProtocolError
@@ -27,6 +29,7 @@ class Job:
         raise NotImplementedError
 
     def reply(self, app):
+        """The request's answer (or raises ProtocolError); called once the job has finished."""
         if self.jumps is None:
             raise ProtocolError("not_solvable", "no solution from this position%s"
                                 % ("" if self.finish is None else " finishing in %d" % self.finish))
@@ -87,7 +90,7 @@ class FinishWalk(Job):
 
 
 class Search(Job):
-    """The core's sliced search, for boards without tables."""
+    """The core's sliced search (one solution), for boards without tables."""
 
     def __init__(self, board, mask, finish):
         from pegcore.search import SolutionSearch
@@ -102,12 +105,48 @@ class Search(Job):
         return finished
 
 
-def start(app, rid, finish):
+class HintSearch(Search):
+    """A hint on a board without the table: the first jump of a solution, or lost (no solution;
+    how few pegs it could still leave would take a far longer search: best_left is None)."""
+
+    def __init__(self, board, mask):
+        Search.__init__(self, board, mask, None)
+
+    def reply(self, app):
+        j = self.jumps[0] if self.jumps else -1
+        ok = self.jumps is not None
+        move, ok, left = app.show_hint(j, ok, 1 if ok else None, app.hw.ticks_ms())
+        return {"move": move, "solvable": ok, "best_left": left}
+
+
+class DemoSearch(Search):
+    """A demonstration on a board without the table: the line it will play, found first."""
+
+    def __init__(self, board, mask):
+        Search.__init__(self, board, mask, None)
+        self.mask = mask
+
+    def reply(self, app):
+        if self.jumps is None:
+            raise ProtocolError("not_solvable", "no solution from this position to demonstrate")
+        app.play_demo(self.jumps, app.hw.ticks_ms(), self.mask)
+        return {"moves": [app.board.move_of(j) for j in self.jumps]}
+
+
+SEARCH_MODULES = ("pegfw.jobs", "pegcore.search", "pegcore.parity")
+
+
+def solve(app, rid, finish):
     pos = app.tracker.position
     if app.table is not None:
-        job = FinishWalk(app.board, app.table, pos, finish)  # type: Job
-        modules = ("pegfw.solve_job", "pegcore.finishfile")  # type: tuple
-    else:
-        job = Search(app.board, pos, finish)
-        modules = ("pegfw.solve_job", "pegcore.search", "pegcore.parity")
-    return app.start_job(job, rid, modules)
+        return app.start_job(FinishWalk(app.board, app.table, pos, finish), rid,
+                             ("pegfw.jobs", "pegcore.finishfile"))
+    return app.start_job(Search(app.board, pos, finish), rid, SEARCH_MODULES)
+
+
+def hint(app, rid):
+    return app.start_job(HintSearch(app.board, app.tracker.position), rid, SEARCH_MODULES)
+
+
+def demo(app, rid, mask):
+    return app.start_job(DemoSearch(app.board, mask), rid, SEARCH_MODULES)
