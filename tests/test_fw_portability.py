@@ -48,7 +48,13 @@ def test_only_hardware_py_imports_hardware_modules():
         for m in re.finditer(r"^\s*(?:import|from)\s+([a-z_]+)", p.read_text(), re.M):
             if m.group(1) in HARDWARE_MODULES:
                 importers.add(p.relative_to(FIRMWARE).as_posix())
-    assert importers == {"pegfw/hardware.py"}
+    assert importers == {"pegfw/hardware.py", "boot.py"}
+
+
+def test_boot_py_imports_usb_cdc_alone():
+    # the data port must come up even with lib/ or the firmware's packages missing or broken
+    imports = re.findall(r"^\s*(?:import|from)\s+([a-z_.]+)", (FIRMWARE / "boot.py").read_text(), re.M)
+    assert imports == ["usb_cdc"]
 
 
 def test_mypy_against_circuitpython_stubs():

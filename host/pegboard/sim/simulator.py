@@ -20,6 +20,7 @@ from collections import deque
 from pathlib import Path
 from typing import Any
 
+from pegboard.boards import shift_wiring_spec
 from pegboard.sim.settings import read_settings
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -55,6 +56,18 @@ def _lib_dir() -> str:
     return d
 
 
+def _board_id_of(folder: Path) -> str | None:
+    """The board a CIRCUITPY drive came from: boot_out.txt's "Board ID:" line, if there is one."""
+    try:
+        text = (folder / "boot_out.txt").read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return None
+    for line in text.splitlines():
+        if line.startswith("Board ID:"):
+            return line.split(":", 1)[1].strip() or None
+    return None
+
+
 def micropython_binary() -> str:
     here = Path(sys.executable).parent / "micropython"
     exe = str(here) if here.exists() else shutil.which("micropython")
@@ -69,7 +82,8 @@ class Simulator:
 
     def __init__(self, firmware: str | Path = DEFAULT_FIRMWARE, settings: str | Path | None = None,
                  runtime: str = "cpython", heap: str = "256K", link: str | None = None,
-                 board: str | None = None, console: bool = False) -> None:
+                 board: str | None = None, console: bool = False,
+                 shift_wiring: list[tuple[int, str]] | None = None) -> None:
         if runtime not in ("cpython", "micropython"):
             raise SimError("runtime must be cpython or micropython")
         self.firmware = Path(firmware).resolve()
@@ -80,8 +94,9 @@ class Simulator:
         self.runtime = runtime
         self.heap = heap
         self.link_path = link
-        self.board_id = board or ("adafruit_feather_rp2040" if "feather" in str(self.settings_path) else
-                                  "raspberry_pi_pico")
+        self.board_id = board or _board_id_of(self.firmware) or (
+            "adafruit_feather_rp2040" if "feather" in str(self.settings_path) else "raspberry_pi_pico")
+        self.shift_wiring = shift_wiring  # 74HC165 chain: (chip, input) per hole; None: as documented
         self.console_echo = console
         rows = int(self.settings.get("PEGBOARD_ROWS", 5))
         self.holes = rows * (rows + 1) // 2
@@ -157,6 +172,7 @@ class Simulator:
         for k, v in self.settings.items():
             env[k] = str(v)
         env["PEGBOARD_SIM_BOARD"] = self.board_id
+        env["PEGBOARD_SIM_SHIFT_WIRING"] = shift_wiring_spec(self.shift_wiring)
         return env
 
     def _spawn(self) -> None:
