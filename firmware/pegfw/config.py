@@ -164,8 +164,8 @@ def check_pins(c, lookup):
         found[name] = pin
         for other_pin, other in seen:
             if other_pin is pin or other_pin == pin:
-                problems.append((BLINK_PIN, "settings.toml: pin %s is used twice%s"
-                                 % (name, "" if other == name else " (%s is the same pin)" % other)))
+                why = "used twice" if other == name else "already used as %s (one pin, two names)" % other
+                problems.append((BLINK_PIN, "settings.toml: %s: pin %s is %s" % (key, name, why)))
                 break
         else:
             seen.append((pin, name))

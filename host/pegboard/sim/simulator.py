@@ -221,6 +221,10 @@ class Simulator:
 
     def _power_cycle(self, watchdog: bool = False) -> None:
         self._kill_child()
+        try:  # the chip reads settings.toml afresh at every start (a deploy may have changed it)
+            self.settings = read_settings(self.settings_path) if self.settings_path.exists() else {}
+        except (OSError, ValueError) as e:
+            self.console.append("[settings.toml unreadable, the old settings kept: %s]" % e)
         self.resets += 1
         if watchdog:
             self.watchdog_resets += 1
