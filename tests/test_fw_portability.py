@@ -9,7 +9,7 @@ from conftest import ROOT
 
 FIRMWARE = ROOT / "firmware"
 HARDWARE_MODULES = {"board", "keypad", "neopixel", "usb_cdc", "microcontroller", "supervisor", "watchdog",
-                    "digitalio"}
+                    "digitalio", "neopixel_write"}
 MISSING_ON_CHIP = re.compile(r"^\s*(from|import)\s+(dataclasses|enum|abc|functools)\b|\.bit_count\(|\.bit_length\(|"
                              r"@dataclass|^(import typing|from typing import)", re.M)
 

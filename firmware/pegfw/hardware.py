@@ -6,9 +6,10 @@ once the game runs."""
 import os
 
 import board
+import digitalio
 import keypad
 import microcontroller
-import neopixel
+import neopixel_write
 import supervisor
 import usb_cdc
 
@@ -26,6 +27,7 @@ BUTTON_DEBOUNCE = 3  # scans a button change must hold (60 ms): a worn contact's
 # of the default board (hardware/boards/pico-gpio.toml), then the board's own status pixel
 DEFAULT_PIXEL_PIN = "GP16"
 ERROR_PIXELS = 15
+FIRST_LIGHT = 0x0C0818  # every pixel while starting: dim violet (~20 mA for 15), whatever the brightness
 
 
 def _lookup(name):
@@ -45,8 +47,8 @@ def settings():
 
 def build(cfg, early=None):
     """The hardware objects for the loop, from the validated settings. `early`: the pixels of
-    early_pixels(), kept if they are the configured ones, else released. Start-up only: the
-    Devices it returns need nothing from this module afterwards."""
+    early_pixels(), released here. Start-up only: the Devices it returns need nothing from this
+    module afterwards."""
     from pegfw.devices import Devices
 
     try:
@@ -67,12 +69,12 @@ def build(cfg, early=None):
                          max_events=16, debounce_threshold=BUTTON_DEBOUNCE)
     # brightness stays 1.0 here: the firmware scales colours itself so the current limiter sees
     # exactly the bytes that go out
-    pixels = early if _early_made == (cfg.pixel_pin, cfg.holes, cfg.pixel_order) else None
-    if pixels is None:
-        if early is not None:
-            early.deinit()  # frees its pin for the configured pixels
-        pixels = neopixel.NeoPixel(_lookup(cfg.pixel_pin), cfg.holes, brightness=1.0, auto_write=False,
-                                   pixel_order=cfg.pixel_order)
+    if early is not None:
+        early.deinit()  # frees the pin for the configured pixels (which keep its light until drawn)
+    import neopixel  # compiled only now: the first light did not wait for it
+
+    pixels = neopixel.NeoPixel(_lookup(cfg.pixel_pin), cfg.holes, brightness=1.0, auto_write=False,
+                               pixel_order=cfg.pixel_order)
     serial = usb_cdc.data
     if serial is not None:
         serial.timeout = 0
@@ -92,36 +94,70 @@ def _setting(key):
         return None
 
 
-_early_made = None  # (pin name, count, order) of the pixels early_pixels() made
+class RawPixels:
+    """Pixels written with the built-in neopixel_write, before the neopixel library is compiled:
+    the first light and blink codes. Colours are 0xRRGGBB; `order` is the bytes' order."""
+
+    def __init__(self, pin, n, order):
+        self.n = n
+        self.order = order
+        self.io = digitalio.DigitalInOut(pin)
+        self.io.direction = digitalio.Direction.OUTPUT
+        self.buf = bytearray(n * len(order))
+
+    def __len__(self):
+        return self.n
+
+    def __setitem__(self, i, color):
+        at = i * len(self.order)
+        for c in self.order:
+            self.buf[at] = color >> 16 & 255 if c == "R" else color >> 8 & 255 if c == "G" else \
+                color & 255 if c == "B" else 0
+            at += 1
+
+    def show(self):
+        neopixel_write.neopixel_write(self.io, self.buf)
+
+    def deinit(self):
+        self.io.deinit()
 
 
 def early_pixels():
-    """Pixels for the start-up light and blink codes before the settings are validated: the
+    """Pixels for the first light and blink codes before the settings are validated: the
     configured pin if this board has it, else the default pixel pin, else the board's own status
     pixel (a Feather's NEOPIXEL). None if there is none of them or it will not start."""
-    global _early_made
     try:
         rows = int(_setting("PEGBOARD_ROWS") or 5)
     except ValueError:
         rows = 5
     n = rows * (rows + 1) // 2 if 4 <= rows <= 8 else ERROR_PIXELS
-    name = _setting("PEGBOARD_PIXEL_PIN")
-    if _lookup(name) is None:
-        name = DEFAULT_PIXEL_PIN
-    if _lookup(name) is None:
-        name, n = "NEOPIXEL", 1
-    pin = _lookup(name)
+    pin = _lookup(_setting("PEGBOARD_PIXEL_PIN"))
+    if pin is None:
+        pin = _lookup(DEFAULT_PIXEL_PIN)
+    if pin is None:
+        pin, n = _lookup("NEOPIXEL"), 1
     if pin is None:
         return None
-    order = _setting("PEGBOARD_PIXEL_ORDER") or "GRB"
+    order = _setting("PEGBOARD_PIXEL_ORDER")
+    if not isinstance(order, str) or not 3 <= len(order) <= 4 or order.strip("RGBW"):
+        order = "GRB"
     try:
-        px = neopixel.NeoPixel(pin, n, brightness=1.0, auto_write=False, pixel_order=order)
-    except Exception:  # a bad order, the pin in use, ...: the console will say what is wrong
+        return RawPixels(pin, n, order)
+    except Exception:  # the pin in use, ...: the console will say what is wrong
+        return None
+
+
+def first_light():
+    """Light every pixel dim at once (the first thing code.py does, before the big modules are
+    compiled) and return those pixels for start-up's blink codes, or None."""
+    px = early_pixels()
+    if px is not None:
         try:
-            px, order = neopixel.NeoPixel(pin, n, brightness=1.0, auto_write=False), None
-        except Exception:
-            return None
-    _early_made = (name, n, order)
+            for i in range(len(px)):
+                px[i] = FIRST_LIGHT
+            px.show()
+        except Exception:  # lights are a courtesy here: start-up goes on without them
+            pass
     return px
 
 

@@ -5,7 +5,6 @@ from pegfw import VERSION, colors, unload
 from pegfw.clock import ticks_diff
 
 TABLE_PATH = "/pegcore/t5_hints.bin"
-FIRST_LIGHT = 0x0C0818  # every pixel while starting: dim (~20 mA for 15), whatever the brightness
 
 
 def load_table(rows, path=TABLE_PATH):
@@ -29,16 +28,12 @@ def load_table(rows, path=TABLE_PATH):
     return t
 
 
-def start():
-    """Light the board, build the hardware from settings.toml and the App; on a bad setting,
-    print every problem and blink the first one's code forever (a blink code is an answer, not a
-    crash loop)."""
+def start(early=None):
+    """Build the hardware from settings.toml and the App; on a bad setting, print every problem
+    and blink the first one's code forever (a blink code is an answer, not a crash loop) on
+    `early`, the pixels hardware.first_light() lit (there even when the settings name none)."""
     from pegfw import config, hardware
 
-    # first light before anything big is compiled: the board is visibly alive within a fraction
-    # of a second, and a blink code has pixels even when the settings name none
-    early = hardware.early_pixels()
-    _show(early, [FIRST_LIGHT] * len(early) if early is not None else None)
     try:
         cfg = hardware.settings()
         hw = hardware.build(cfg, early)
