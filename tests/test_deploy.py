@@ -178,6 +178,7 @@ def test_another_major_versions_mpy_cross_is_refused(capsys, tmp_path):
 
 def test_without_mpy_cross_the_modules_go_as_source_and_it_says_why(capsys, tmp_path, monkeypatch):
     monkeypatch.setenv("PATH", str(tmp_path / "empty"))
+    monkeypatch.delenv("PEGBOARD_MPY_CROSS", raising=False)
     monkeypatch.setattr("importlib.util.find_spec", lambda name, *a: None if name == "circuitpython_build_tools"
                         else _find_spec(name, *a))
     d = fresh_drive(tmp_path)
@@ -212,3 +213,7 @@ def test_with_circuitpythons_mpy_cross_the_modules_are_mpy(capsys, tmp_path):
     for mpy in list((d / "pegfw").glob("*.mpy")) + list((d / "pegcore").glob("*.mpy")):
         assert mpy.read_bytes()[:1] == b"C", mpy  # CircuitPython's format
     assert (d / "code.py").read_text() == (ROOT / "firmware/code.py").read_text()  # code.py stays source
+    from pegboard.sim import SimError
+
+    with pytest.raises(SimError, match="deploy it with --py"):
+        Simulator(firmware=d)

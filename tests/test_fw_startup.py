@@ -185,3 +185,20 @@ def test_74hc165_wired_in_input_order_reads_wrong_holes():
     old = [(1 + h // 8, "ABCDEFGH"[h % 8]) for h in range(15)]
     wrong = _each_hole_reads_right(old)
     assert (1, [8]) in wrong and len(wrong) >= 14
+
+
+def test_a_button_blip_shorter_than_the_debounce_is_no_press():
+    from pegboard.client import Board as Client
+    from pegboard.client import BoardError
+
+    with Simulator() as sim, Client(sim.data_path) as c:
+        sim.control("fill", empty=4)
+        sim.control("wait_idle")
+        c.poll(0.2)
+        # 10 ms: at most one 20 ms scan sees it (a threshold of 1 would report it most times); 3
+        # scans (40 ms at least) are needed
+        sim.control("press", ms=10)
+        with pytest.raises(BoardError):
+            c.wait_for("hint", timeout=0.6)
+        sim.control("press", ms=100)
+        assert c.wait_for("hint", timeout=5)["solvable"] is True

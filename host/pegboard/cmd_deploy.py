@@ -29,8 +29,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--settings", metavar="FILE",
                    help="merge this settings.toml in instead; its keys replace the drive's")
     p.add_argument("--mpy-cross", metavar="PATH",
-                   help="CircuitPython's mpy-cross for the drive's version (default: `mpy-cross` on PATH, or one "
-                        "circuitpython-build-tools fetches)")
+                   help="CircuitPython's mpy-cross for the drive's version (default: $PEGBOARD_MPY_CROSS, "
+                        "`mpy-cross` on PATH, or one circuitpython-build-tools fetches)")
     p.add_argument("--py", action="store_true", help="copy the modules as .py source, not compiled")
     p.add_argument("--port", help="the board's data port for the restart request (default: find it)")
     p.add_argument("--no-restart", action="store_true", help="do not restart the board after copying")

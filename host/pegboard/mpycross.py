@@ -90,8 +90,10 @@ def _fetched(drive_version: str) -> str | None:
 
 
 def find(explicit: str | None, drive_version: str | None) -> MpyCross:
-    """The mpy-cross to use: `explicit` (--mpy-cross PATH), else `mpy-cross` on PATH, else one
-    circuitpython-build-tools fetches. Raises MpyCrossError saying why none will do."""
+    """The mpy-cross to use: `explicit` (--mpy-cross PATH), else $PEGBOARD_MPY_CROSS, else
+    `mpy-cross` on PATH, else one circuitpython-build-tools fetches. Raises MpyCrossError saying
+    why none will do."""
+    explicit = explicit or os.environ.get("PEGBOARD_MPY_CROSS") or None
     if explicit:
         if not Path(explicit).is_file():
             raise MpyCrossError("--mpy-cross %s: no such file" % explicit)

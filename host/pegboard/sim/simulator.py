@@ -89,6 +89,9 @@ class Simulator:
         self.firmware = Path(firmware).resolve()
         if not (self.firmware / "code.py").exists():
             raise SimError("%s has no code.py: not a firmware folder" % self.firmware)
+        if list(self.firmware.glob("peg*/*.mpy")):
+            raise SimError("%s holds CircuitPython .mpy modules, which only the chip runs: to simulate a drive, "
+                           "deploy it with --py" % self.firmware)
         self.settings_path = Path(settings) if settings else self.firmware / "settings.toml"
         self.settings = read_settings(self.settings_path) if self.settings_path.exists() else {}
         self.runtime = runtime

@@ -83,8 +83,13 @@ class EventQueue:
 
 
 class _Keys:
-    def __init__(self, count, source, value_when_pressed, interval, max_events):
+    def __init__(self, count, source, value_when_pressed, interval, max_events, debounce_threshold=1):
         self.key_count = count
+        # keypad's debounce (shared-module/keypad/__init__.c): a counter per key moves one step
+        # towards what each scan reads; a change is reported when it crosses zero
+        self._threshold = max(1, debounce_threshold)
+        self._counter = [-self._threshold] * count
+        self._unsettled = 0  # keys whose counter is between the ends
         self._source = source  # "sensors" or "button"
         self._interval = max(1, int(interval * 1000))
         self._reported = 0
@@ -114,17 +119,38 @@ class _Keys:
             return
         self._last_scan = now
         raw = self._raw()
-        changed = raw ^ self._reported
+        todo = (raw ^ self._reported) | self._unsettled
         k = 0
-        while changed:
-            if changed & 1:
-                self.events._put(k, bool(raw >> k & 1), now)
-            changed >>= 1
+        top = self._threshold
+        while todo:
+            if todo & 1:
+                c = self._counter[k]
+                bit = 1 << k
+                if raw & bit:
+                    if c < top:
+                        c += 1
+                        if c == 0:
+                            c = top
+                            self._reported |= bit
+                            self.events._put(k, True, now)
+                elif c > -top:
+                    c -= 1
+                    if c == 0:
+                        c = -top
+                        self._reported &= ~bit
+                        self.events._put(k, False, now)
+                self._counter[k] = c
+                if c == top or c == -top:
+                    self._unsettled &= ~bit
+                else:
+                    self._unsettled |= bit
+            todo >>= 1
             k += 1
-        self._reported = raw
 
     def reset(self):
-        self._reported = 0  # every held key reports pressed at the next scan
+        self._reported = 0  # every held key reports pressed again, after the debounce
+        self._counter = [-self._threshold] * self.key_count
+        self._unsettled = 0
         self._last_scan = (ticks_ms() - self._interval) & ((1 << 29) - 1)
 
     def deinit(self):
@@ -136,13 +162,13 @@ class Keys(_Keys):
                  debounce_threshold=1):
         button = getattr(board, _sim.BUTTON_PIN or "", None)
         src = "button" if len(pins) == 1 and button is not None and pins[0] is button else "sensors"
-        _Keys.__init__(self, len(pins), src, value_when_pressed, interval, max_events)
+        _Keys.__init__(self, len(pins), src, value_when_pressed, interval, max_events, debounce_threshold)
 
 
 class ShiftRegisterKeys(_Keys):
     def __init__(self, *, clock, data, latch, key_count, value_when_pressed, value_to_latch=True,
                  interval=0.02, max_events=64, debounce_threshold=1):
-        _Keys.__init__(self, key_count, "sensors", value_when_pressed, interval, max_events)
+        _Keys.__init__(self, key_count, "sensors", value_when_pressed, interval, max_events, debounce_threshold)
         self._key_of_hole = shift_key_of_hole()
 
 
