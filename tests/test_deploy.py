@@ -79,6 +79,26 @@ def test_fresh_drive_plays_and_a_redeploy_keeps_settings_and_restarts(capsys, tm
                     time.sleep(0.1)
 
 
+def test_pegboard_sim_runs_a_deployed_drive(capsys, tmp_path):
+    import signal
+    import sys
+
+    from pegboard.client import Board as Client
+
+    d = fresh_drive(tmp_path)
+    assert deploy(capsys, "--drive", str(d), "--board", "pico", "--no-restart", "--py")[0] == 0
+    p = subprocess.Popen([sys.executable, "-m", "pegboard", "sim", "--firmware", str(d)], stdout=subprocess.PIPE,
+                         text=True)
+    try:
+        line = p.stdout.readline()  # type: ignore[union-attr]
+        assert line.startswith("data: "), line
+        with Client(line.split(": ", 1)[1].strip(), timeout=10) as c:
+            assert c.request("info")["hint_table"] is True
+    finally:
+        p.send_signal(signal.SIGINT)
+        p.wait(10)
+
+
 def test_a_board_that_cannot_be_reached_gets_a_plain_instruction(capsys, tmp_path):
     d = fresh_drive(tmp_path)
     code, out, _ = deploy(capsys, "--drive", str(d), "--py", "--port", str(tmp_path / "no-such-port"))

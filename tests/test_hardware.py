@@ -195,6 +195,15 @@ def test_bom_total_is_the_sum_of_its_lines():
     assert sum(x.qty for x in lines if "0.1 uF" in x.part) >= 16  # every sensor and the level shifter
 
 
+@pytest.mark.parametrize("what, needle", [("bom", "total: "), ("section", "<svg"), ("box", "<svg"),
+                                          ("schematic", "74AHCT125")])
+def test_hardware_commands(what, needle):
+    argv = [what] + (["hardware/boards/pico-gpio.toml"] if what == "schematic" else [])
+    p = subprocess.run([sys.executable, "-m", "pegboard", "hardware", *argv], capture_output=True, text=True,
+                       cwd=ROOT)
+    assert p.returncode == 0 and needle in p.stdout, p.stderr
+
+
 def test_drawings_are_current_and_the_section_stops_the_peg():
     from pegboard import drawings
 
