@@ -5,6 +5,7 @@ pins, blink codes on some pixels even when the settings name none, the reset req
 from __future__ import annotations
 
 import re
+from pathlib import Path
 import time
 
 import pytest
@@ -202,3 +203,30 @@ def test_a_button_blip_shorter_than_the_debounce_is_no_press():
             c.wait_for("hint", timeout=0.6)
         sim.control("press", ms=100)
         assert c.wait_for("hint", timeout=5)["solvable"] is True
+
+
+def test_without_the_neopixel_library_the_crash_code_still_blinks(tmp_path):
+    # code.py lights the pixels without the neopixel library (lib/neopixel.py) and
+    # blinks the crash code on them when it cannot be imported
+    import shutil
+
+    fw = tmp_path / "fw"
+    shutil.copytree(ROOT / "firmware", fw, ignore=shutil.ignore_patterns("__pycache__"))
+    import pegboard.sim.simulator as simulator
+
+    real = simulator._lib_dir
+
+    def builtin_only() -> str:
+        d = real()
+        Path(d, "neopixel.py").unlink()
+        return d
+
+    simulator._lib_dir = builtin_only
+    try:
+        with Simulator(firmware=fw) as sim:
+            console = _console(sim, "cannot start the hardware")
+            assert any("neopixel" in line for line in console), console
+            assert _saw_red(sim)
+            assert sim.control("status")["running"]
+    finally:
+        simulator._lib_dir = real

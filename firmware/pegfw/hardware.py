@@ -69,10 +69,11 @@ def build(cfg, early=None):
                          max_events=16, debounce_threshold=BUTTON_DEBOUNCE)
     # brightness stays 1.0 here: the firmware scales colours itself so the current limiter sees
     # exactly the bytes that go out
+    import neopixel  # compiled only now: the first light did not wait for it (and if lib/ lacks it,
+    # the early pixels are still there to blink the code)
+
     if early is not None:
         early.deinit()  # frees the pin for the configured pixels (which keep its light until drawn)
-    import neopixel  # compiled only now: the first light did not wait for it
-
     pixels = neopixel.NeoPixel(_lookup(cfg.pixel_pin), cfg.holes, brightness=1.0, auto_write=False,
                                pixel_order=cfg.pixel_order)
     serial = usb_cdc.data

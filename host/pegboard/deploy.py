@@ -49,8 +49,8 @@ class Report:
 
 
 def find_drives() -> list[Path]:
-    pats = ["/media/*/*CIRCUITPY*", "/run/media/*/*CIRCUITPY*", "/media/*CIRCUITPY*", "/Volumes/*CIRCUITPY*",
-            "/mnt/*CIRCUITPY*"]
+    """Mounted drives CircuitPython wrote a boot_out.txt on, whatever their label."""
+    pats = ["/media/*/*", "/run/media/*/*", "/media/*", "/Volumes/*", "/mnt/*"]
     out = []
     for pat in pats:
         out += [Path(p) for p in glob.glob(pat) if is_circuitpy(Path(p))]

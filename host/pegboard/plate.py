@@ -45,7 +45,7 @@ def plate_outline(board: Board, pitch: float, margin: float) -> list[tuple[float
 
 def plate_svg(rows: int = 5, pitch: float = 25.0, hole: float = 6.5, pocket: float = 12.0,
               margin: float = 20.0) -> str:
-    """Top plate: cut outline (red), peg holes (red, cut through), LED/sensor pockets on the
+    """Top plate: cut outline (red), peg holes (red, cut through), stop-disc pockets on the
     underside (blue, pocket 3 mm deep), hole numbers (black, engrave). The outline is the
     triangle of hole centres with every edge pushed out by `margin`."""
     if not hole + 4 <= pitch <= 80:
