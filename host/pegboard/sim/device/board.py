@@ -12,7 +12,7 @@ class Pin:
         self.name = name  # the first name the board lists for it
 
     def __repr__(self):
-        return "board.GPIO%d" % self.gpio
+        return "board." + self.name
 
 
 board_id = os.getenv("PEGBOARD_SIM_BOARD") or "raspberry_pi_pico"
