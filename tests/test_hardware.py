@@ -217,8 +217,13 @@ def test_drawings_are_current_and_the_section_stops_the_peg():
     assert "Magnet to sensor: %.1f mm" % gap in doc
     assert "about %d mT" % round(drawings.field_on_axis_mt(gap)) in doc
     root = ET.fromstring(drawings.box_svg())
-    notches = [c for c in root.iter(SVG + "circle") if c.get("class") == "notch"]
-    assert len(notches) == 2  # USB and button
+    notched = [p for p in root.iter(SVG + "polygon") if p.get("data-notch-width")]
+    assert len(notched) == 2  # USB and button
+    for ring in notched:
+        pts = [tuple(map(float, xy.split(","))) for xy in ring.get("points").split()]
+        gap = ((pts[0][0] - pts[4][0]) ** 2 + (pts[0][1] - pts[4][1]) ** 2) ** 0.5
+        assert abs(gap - float(ring.get("data-notch-width"))) < 1e-6  # the opening is as wide as said
+        assert float(ring.get("data-notch-height")) == 2 * drawings.RING_T  # two rings high
 
 
 def test_power_budget_in_the_docs_matches_the_firmware():

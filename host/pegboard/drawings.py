@@ -52,7 +52,10 @@ def _dim(out: list[str], x1: float, y1: float, x2: float, y2: float, text: str, 
         out.append('<line x1="%.2f" y1="%.2f" x2="%.2f" y2="%.2f" class="dim"/>' % (x, y1, x, y2))
         for y in (y1, y2):
             out.append('<line x1="%.2f" y1="%.2f" x2="%.2f" y2="%.2f" class="dim"/>' % (x - 1, y, x + 1, y))
-        out.append('<text x="%.2f" y="%.2f" class="dimtext">%s</text>' % (x + 1.5, (y1 + y2) / 2 + 1, text))
+        if off < 0:  # on the left of what it measures: the text ends at the line, at its lower end
+            out.append('<text x="%.2f" y="%.2f" class="dimtext" text-anchor="end">%s</text>' % (x - 1.5, y2, text))
+        else:
+            out.append('<text x="%.2f" y="%.2f" class="dimtext">%s</text>' % (x + 1.5, (y1 + y2) / 2 + 1, text))
     else:
         y = y1 + off
         out.append('<line x1="%.2f" y1="%.2f" x2="%.2f" y2="%.2f" class="dim"/>' % (x1, y, x2, y))
@@ -100,19 +103,20 @@ def hole_section_svg() -> str:
     _rect(out, "chip", cx - SENSOR_W / 2, sen_y, SENSOR_W, SENSOR_T, "sensor")
     # dimensions
     _dim(out, cx - half, top, cx - half, top + PLATE_T, "%g" % PLATE_T, -3)
-    _dim(out, cx + half, top + upper, cx + half, top + PLATE_T, "%g pocket" % POCKET_DEPTH, 2)
+    _dim(out, cx + half, top + upper, cx + half, top + PLATE_T, "%g pocket, %g disc" % (POCKET_DEPTH, DISC_T), 2)
     _dim(out, cx - hole_r, top, cx + hole_r, top, "Ø%g hole" % HOLE_D, -30)
     _dim(out, cx - pocket_r, top + PLATE_T, cx + pocket_r, top + PLATE_T, "Ø%g pocket" % POCKET_D, 14)
     _dim(out, cx + PEG_D / 2, mag_y - PEG_WOOD, cx + PEG_D / 2, mag_y, "%g peg" % PEG_WOOD, 8)
     _dim(out, cx + MAGNET_D / 2, mag_y, cx + MAGNET_D / 2, disc_y, "%g magnet" % MAGNET_T, 14)
-    _dim(out, cx - pocket_r, disc_y, cx - pocket_r, disc_y + DISC_T, "%g disc" % DISC_T, -10)
     gap = magnet_to_sensor()
-    _dim(out, cx - SENSOR_W / 2, disc_y, cx - SENSOR_W / 2, sen_y, "%.1f to sensor" % gap, -20)
-    notes = ["peg: Ø%g dowel %g long + Ø%gx%g magnet glued to its end" % (PEG_D, PEG_WOOD, MAGNET_D, MAGNET_T),
+    _dim(out, cx - SENSOR_W / 2, disc_y, cx - SENSOR_W / 2, sen_y, "%.1f magnet to sensor" % gap, -8)
+    notes = ["from the top: peg (wood), magnet (grey), plate (wood), stop disc (blue), pixel LED up (white),",
+             "pixel board (green), hall sensor (black) on the hole's axis",
+             "peg: Ø%g dowel %g long + Ø%gx%g magnet glued to its end" % (PEG_D, PEG_WOOD, MAGNET_D, MAGNET_T),
              "a plain Ø%g dowel would fall through the Ø%g hole: the disc stops it" % (PEG_D, HOLE_D),
              "field at the sensor ~%.0f mT (N35, on axis)" % field_on_axis_mt(gap)]
     for i, n in enumerate(notes):
-        out.append('<text class="note" x="4" y="%.1f">%s</text>' % (78 + i * 3.2, n))
+        out.append('<text class="note" x="4" y="%.1f">%s</text>' % (72 + i * 3.2, n))
     out.append("</svg>")
     return "\n".join(out) + "\n"
 
@@ -128,39 +132,56 @@ def _inset(outline: list[tuple[float, float]], d: float) -> list[tuple[float, fl
     return out
 
 
+def ring_with_notch(outline: list[tuple[float, float]], window: list[tuple[float, float]], edge: int,
+                    width: float) -> list[tuple[float, float]]:
+    """One closed cut path: the ring between `outline` and `window` with a gap `width` wide in the
+    middle of edge `edge` (from corner edge to corner edge+1): a C shape."""
+    i, j, k = edge, (edge + 1) % 3, (edge + 2) % 3
+    (ax, ay), (bx, by) = outline[i], outline[j]
+    length = math.hypot(bx - ax, by - ay)
+    ux, uy = (bx - ax) / length * width / 2, (by - ay) / length * width / 2
+    mx, my = (ax + bx) / 2, (ay + by) / 2
+    nx, ny = (window[i][0] + window[j][0]) / 2, (window[i][1] + window[j][1]) / 2
+    p1, p2 = (mx - ux, my - uy), (mx + ux, my + uy)
+    q1, q2 = (nx - ux, ny - uy), (nx + ux, ny + uy)
+    return [p2, outline[j], outline[k], outline[i], p1, q1, window[i], window[k], window[j], q2]
+
+
 def box_svg(rows: int = 5, pitch: float = 25.0, margin: float = 20.0) -> str:
-    """Laser-cut parts of the box under the plate: the bottom (the plate's outline) and a ring
-    (outline with a window); rings 1-2 carry the USB notch, rings 5-6 the button notch."""
+    """Laser-cut parts of the box under the plate: the bottom (the plate's outline) and the two
+    kinds of ring (outline less a window leaving the wall): rings 1-2 have the USB notch in the
+    left wall, rings 5-6 the button notch in the front wall, rings 3-4 none."""
     outline = plate_outline(Board(rows), pitch, margin)
     window = _inset(outline, RING_WALL)
     side = math.dist(outline[0], outline[1])
     h = max(p[1] for p in outline) + 2
     w = max(p[0] for p in outline) + 2
-    pts = " ".join("%.3f,%.3f" % p for p in outline)
     out = ['<svg xmlns="http://www.w3.org/2000/svg" width="%.1fmm" height="%.1fmm" viewBox="0 0 %.3f %.3f">'
-           % (3 * w, h + 30, 3 * w, h + 30),
-           '<title>pegboard box: bottom and rings (mm), cut lines red</title>',
-           '<g id="bottom"><polygon points="%s" fill="none" stroke="red" stroke-width="0.1"/>' % pts,
-           '<text x="%.1f" y="%.1f" font-size="5" text-anchor="middle">bottom, %g mm plywood x1</text></g>'
-           % (w / 2, h + 8, BOTTOM_T)]
-    for i, (name, notch, edge) in enumerate((("ring, USB notch: rings 1-2", USB_NOTCH, (0, 1)),
-                                              ("ring, button notch: rings 5-6", BUTTON_NOTCH, (1, 2)))):
-        ox = w * (i + 1)
-        o = [(x + ox, y) for x, y in outline]
-        win = [(x + ox, y) for x, y in window]
-        out.append('<g id="ring-%d"><polygon points="%s" fill="none" stroke="red" stroke-width="0.1"/>'
-                   % (i + 1, " ".join("%.3f,%.3f" % p for p in o)))
-        out.append('<polygon points="%s" fill="none" stroke="red" stroke-width="0.1"/>'
-                   % " ".join("%.3f,%.3f" % p for p in win))
-        a, b = o[edge[0]], o[edge[1]]
-        mx, my = (a[0] + b[0]) / 2, (a[1] + b[1]) / 2
-        out.append('<circle class="notch" data-width="%g" data-height="%g" cx="%.3f" cy="%.3f" r="%.3f" '
-                   'fill="none" stroke="blue" stroke-width="0.3"/>' % (notch[0], notch[1], mx, my, notch[0] / 2))
-        out.append('<text x="%.1f" y="%.1f" font-size="4" text-anchor="middle">%s: cut the wall %g wide at the '
-                   'blue mark</text></g>' % (ox + w / 2, h + 8, name, notch[0]))
-    out.append('<text x="4" y="%.1f" font-size="4">%d rings of %g mm plywood (wall %g) stacked and glued under the '
-               'plate: a box %g mm deep inside; plate side %.1f mm. Notches %gx%g (USB) and %gx%g (button).</text>'
-               % (h + 20, RINGS, RING_T, RING_WALL, RINGS * RING_T, side, USB_NOTCH[0], USB_NOTCH[1],
+           % (4 * w, h + 30, 4 * w, h + 30),
+           '<title>pegboard box: bottom and rings (mm), cut lines red</title>']
+
+    def poly(pts: list[tuple[float, float]], ox: float, attrs: str) -> str:
+        return '<polygon %s points="%s" fill="none" stroke="red" stroke-width="0.1"/>' % (
+            attrs, " ".join("%.3f,%.3f" % (x + ox, y) for x, y in pts))
+
+    out.append(poly(outline, 0, 'class="bottom"'))
+    out.append('<text x="%.1f" y="%.1f" font-size="5" text-anchor="middle">bottom, %g mm plywood, x1</text>'
+               % (w / 2, h + 8, BOTTOM_T))
+    parts = (("rings 1-2: USB notch", USB_NOTCH, 0), ("rings 3-4", None, None), ("rings 5-6: button notch",
+                                                                                   BUTTON_NOTCH, 1))
+    for n, (name, notch, edge) in enumerate(parts, 1):
+        ox = w * n
+        if notch is None or edge is None:
+            out.append(poly(outline, ox, 'class="ring"') + poly(window, ox, 'class="ring-window"'))
+        else:
+            out.append(poly(ring_with_notch(outline, window, edge, notch[0]), ox,
+                            'class="ring" data-notch-width="%g" data-notch-height="%g"' % notch))
+        out.append('<text x="%.1f" y="%.1f" font-size="5" text-anchor="middle">%s, %g mm plywood, x2</text>'
+                   % (ox + w / 2, h + 8, name, RING_T))
+    out.append('<text x="4" y="%.1f" font-size="4">%d rings (walls %g mm) stacked and glued under the plate: '
+               'a box %g mm deep inside; plate side %.1f mm. The notches of two rings make openings %gx%g mm '
+               '(USB, bottom of the left wall) and %gx%g mm (button, top of the front wall).</text>'
+               % (h + 20, RINGS, RING_WALL, RINGS * RING_T, side, USB_NOTCH[0], USB_NOTCH[1],
                   BUTTON_NOTCH[0], BUTTON_NOTCH[1]))
     out.append("</svg>")
     return "\n".join(out) + "\n"

@@ -68,7 +68,7 @@ def build(settings: dict[str, object], title: str, pico: bool = True) -> Schemat
         s.pin("U1", "GND", None, "GND")
     # sensors: one hall switch per hole, 0.1 uF across its supply
     for h in range(1, holes + 1):
-        s.part("S%d" % h, "hall switch DRV5032FA, hole %d" % h)
+        s.part("S%d" % h, "hall switch, hole %d" % h)
         s.pin("S%d" % h, "VCC", None, "3V3")
         s.pin("S%d" % h, "GND", None, "GND")
         s.pin("S%d" % h, "OUT", None, "HOLE%d" % h)
@@ -86,7 +86,7 @@ def build(settings: dict[str, object], title: str, pico: bool = True) -> Schemat
                 s.pin(chips[chip], letter, HC165_PINS[letter], "HOLE%d" % h)
                 used[chip].add(letter)
         for chip, ref in chips.items():
-            s.part(ref, "74HC165 shift register %d of 2 (3.3 V)" % chip)
+            s.part(ref, "74HC165 #%d of the chain, at 3.3 V" % chip)
             for letter in "ABCDEFGH":
                 if letter not in used[chip]:
                     s.pin(ref, letter, HC165_PINS[letter], "3V3")  # an unused input: the no-peg level
@@ -117,7 +117,7 @@ def build(settings: dict[str, object], title: str, pico: bool = True) -> Schemat
         s.pin("U2", g + "A", AHCT125_PINS[g + "A"], "GND")  # ... and their inputs not floating
     s.two_pin("CU2", "0.1 uF ceramic at U2", "5V", "GND")
     s.two_pin("R1", "470 ohm", "PIXEL_5V", "DIN1")
-    s.two_pin("C1", "1000 uF 10 V electrolytic at pixel 1", "5V", "GND", "+-")
+    s.two_pin("C1", "1000 uF 10 V, at pixel 1", "5V", "GND", "+-")
     for h in range(1, holes + 1):
         s.part("D%d" % h, "WS2812B pixel, hole %d" % h)
         s.pin("D%d" % h, "VDD", None, "5V")
@@ -130,19 +130,37 @@ def build(settings: dict[str, object], title: str, pico: bool = True) -> Schemat
     return s
 
 
+def _reading_order(ref: str) -> tuple[int, int, int]:
+    """The microcontroller, the chips, the parts around them, then per hole its sensor and
+    capacitor, then the pixels."""
+    kind = ref.rstrip("0123456789")
+    num = int(ref[len(kind):] or 0)
+    if kind == "U":
+        return (0, num, 0)
+    if kind == "CU":
+        return (0, num, 1)
+    if kind in ("R", "C", "SW"):
+        return (1, num, 0)
+    if kind in ("S", "CS"):
+        return (2, num, kind == "CS")
+    return (3, num, 0)
+
+
 def svg(s: Schematic) -> str:
     """The schematic as SVG: one box per part, its pins listed as 'number name → NET'."""
     col_w, line_h = 250, 15
     boxes = []
-    for ref, what in s.parts.items():
+    for ref, what in sorted(s.parts.items(), key=lambda kv: _reading_order(kv[0])):
         pins = [p for p in s.pins if p[0] == ref]
-        boxes.append((ref, what, pins))
+        boxes.append((ref, what, pins, 34 + line_h * len(pins)))
     cols = 4
+    per_col = sum(b[3] + 12 for b in boxes) / cols
     heights = [0] * cols
     placed = []
-    for ref, what, pins in boxes:
-        c = heights.index(min(heights))
-        h = 34 + line_h * len(pins)
+    c = 0
+    for ref, what, pins, h in boxes:  # in reading order, down one column, then the next
+        if heights[c] and heights[c] + h / 2 > per_col and c < cols - 1:
+            c += 1
         placed.append((c * col_w + 20, heights[c] + 50, ref, what, pins, h))
         heights[c] += h + 12
     width = cols * col_w + 40
@@ -157,7 +175,7 @@ def svg(s: Schematic) -> str:
         out.append('<rect x="%d" y="%d" width="%d" height="%d" fill="#f4f4f4" stroke="#333"/>'
                    % (x, y, col_w - 14, h))
         out.append('<text x="%d" y="%d" font-weight="bold">%s</text>' % (x + 6, y + 16, escape(ref)))
-        out.append('<text x="%d" y="%d">%s</text>' % (x + 40, y + 16, escape(what[:34])))
+        out.append('<text x="%d" y="%d">%s</text>' % (x + 40, y + 16, escape(what[:36])))
         for i, (_, label, num, net) in enumerate(pins):
             py = y + 34 + i * line_h
             number = "" if num is None else "%d " % num
