@@ -1,4 +1,6 @@
 # Runs once before USB starts: enable the protocol's data port beside the REPL console.
-from pegfw.hardware import boot
+# usb_cdc alone: nothing here may depend on lib/ or the firmware's packages, so the data port
+# comes up even when they are missing or broken (the host can still talk to, and redeploy, it).
+import usb_cdc
 
-boot()
+usb_cdc.enable(console=True, data=True)

@@ -108,6 +108,10 @@ class HW:
         self.event = Event()
         self.frames: list[list[int]] = []  # 0xRRGGBB per pixel
         self.fed = 0
+        self.resets = 0
+
+    def reset(self) -> None:  # microcontroller.reset: the test sees it was called
+        self.resets += 1
 
     def ticks_ms(self) -> int:
         return self.now

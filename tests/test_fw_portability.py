@@ -9,7 +9,7 @@ from conftest import ROOT
 
 FIRMWARE = ROOT / "firmware"
 HARDWARE_MODULES = {"board", "keypad", "neopixel", "usb_cdc", "microcontroller", "supervisor", "watchdog",
-                    "digitalio"}
+                    "digitalio", "neopixel_write"}
 MISSING_ON_CHIP = re.compile(r"^\s*(from|import)\s+(dataclasses|enum|abc|functools)\b|\.bit_count\(|\.bit_length\(|"
                              r"@dataclass|^(import typing|from typing import)", re.M)
 # what a CircuitPython board lacks at its feature level (docs/chip-runtime.md): next(it, default)
@@ -73,7 +73,13 @@ def test_only_hardware_py_imports_hardware_modules():
         for m in re.finditer(r"^\s*(?:import|from)\s+([a-z_]+)", p.read_text(), re.M):
             if m.group(1) in HARDWARE_MODULES:
                 importers.add(p.relative_to(FIRMWARE).as_posix())
-    assert importers == {"pegfw/hardware.py"}
+    assert importers == {"pegfw/hardware.py", "boot.py"}
+
+
+def test_boot_py_imports_usb_cdc_alone():
+    # the data port must come up even with lib/ or the firmware's packages missing or broken
+    imports = re.findall(r"^\s*(?:import|from)\s+([a-z_.]+)", (FIRMWARE / "boot.py").read_text(), re.M)
+    assert imports == ["usb_cdc"]
 
 
 def test_mypy_against_circuitpython_stubs():

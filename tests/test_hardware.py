@@ -9,12 +9,13 @@ from pathlib import Path
 
 import pytest
 
+from simplay import play_a_solution
+
 from pegboard.plate import plate_svg
 from pegboard.sim import Simulator
 from pegboard.sim.device.pinnames import BOARDS
 from pegboard.sim.settings import read_settings
-from pegcore.geometry import Board, start_mask
-from pegcore.solver import Solver
+from pegcore.geometry import Board
 from pegfw import config
 from pegfw.lights import MA_PER_CHANNEL
 
@@ -48,21 +49,12 @@ def test_board_file_is_valid_and_uses_real_distinct_pins(path):
 
 @pytest.mark.parametrize("path", BOARD_FILES, ids=lambda p: p.name)
 def test_board_file_plays_a_full_game_in_the_simulator(path):
-    b = Board(5)
     with Simulator(settings=path, board=board_id(path)) as sim:
         from pegboard.client import Board as Client
 
         with Client(sim.data_path) as c:
             assert c.request("info")["sensors"] == read_settings(path)["PEGBOARD_SENSORS"]
-            sim.control("fill", empty=1)
-            sim.control("wait_idle")
-            for j in Solver(b).solution(start_mask(b, 1)):
-                f, o, t = b.move_of(j)
-                sim.control("lift", hole=f)
-                sim.control("place", hole=t)
-                sim.control("lift", hole=o)
-                sim.control("wait_idle")  # a person's pace: the sensors see each move
-            st = c.request("state")
+            st = play_a_solution(sim, c)
             assert st["mode"] == "over" and len(st["pegs"]) == 1 and len(st["moves"]) == 13
 
 
@@ -109,16 +101,129 @@ def test_plate_bad_options_exit_2(argv):
     assert p.returncode == 2 and "error" in p.stderr and "Traceback" not in p.stderr
 
 
+def _schematic_pins(path):
+    """(part, pin label, number, net) of every pin drawn in hardware/schematic-NAME.svg."""
+    root = ET.fromstring((ROOT / "hardware" / ("schematic-%s.svg" % path.stem)).read_text())
+    return [(t.get("data-part"), t.get("data-pin"), t.get("data-number"), t.get("data-net"))
+            for t in root.iter(SVG + "text") if t.get("class") == "pin"]
+
+
 @pytest.mark.parametrize("path", BOARD_FILES, ids=lambda p: p.name)
-def test_wiring_diagrams_match_their_board_files(path):
-    svg = (ROOT / "hardware" / ("wiring-%s.svg" % path.stem)).read_text()
-    root = ET.fromstring(svg)
+def test_schematics_are_current(path):
+    from pegboard.cmd_hardware import schematic_of
+
+    assert (ROOT / "hardware" / ("schematic-%s.svg" % path.stem)).read_text() == schematic_of(
+        "hardware/boards/%s" % path.name)
+
+
+@pytest.mark.parametrize("path", BOARD_FILES, ids=lambda p: p.name)
+def test_schematic_wires_what_the_board_file_and_the_parts_need(path):
+    from pegboard.boards import HC165_PINS, PICO_GROUNDS, PICO_PINS, SHIFT_WIRING
+
+    pins = _schematic_pins(path)
+    net = {(part, label): n for part, label, _, n in pins}
+    number = {(part, label): num for part, label, num, _ in pins}
     s = read_settings(path)
-    text = " ".join(t.text or "" for t in root.iter(SVG + "text"))
-    assert str(s["PEGBOARD_PIXEL_PIN"]) in text and str(s["PEGBOARD_BUTTON_PIN"]) in text
+    pico = "feather" not in path.name
+
+    def mcu(name):  # the net of a microcontroller pin, checked against its physical number
+        if pico:
+            assert number[("U1", name)] == str(PICO_PINS[name]), name
+        return net[("U1", name)]
+
+    if pico:
+        assert net[("U1", "VBUS")] == "5V" and number[("U1", "VBUS")] == "40"
+        assert net[("U1", "3V3")] == "3V3" and number[("U1", "3V3")] == "36"
+        assert sorted(int(num) for part, label, num, n in pins if part == "U1" and label == "GND") == \
+            sorted(PICO_GROUNDS)
+    # level shifter: enabled, 5 V, fed by the pixel pin, out through 470 ohm to pixel 1
+    assert net[("U2", "1OE")] == "GND" and number[("U2", "1OE")] == "1"
+    assert net[("U2", "VCC")] == "5V" and number[("U2", "VCC")] == "14"
+    assert net[("U2", "1A")] == mcu(str(s["PEGBOARD_PIXEL_PIN"]))
+    assert net[("U2", "1Y")] == net[("R1", "1")] and net[("R1", "2")] == net[("D1", "DIN")]
+    for h in range(1, 15):
+        assert net[("D%d" % h, "DOUT")] == net[("D%d" % (h + 1), "DIN")]
+        assert net[("D%d" % h, "VDD")] == "5V" and net[("D%d" % h, "VSS")] == "GND"
+    assert {net[("C1", "+")], net[("C1", "-")]} == {"5V", "GND"}
+    # decoupling: a 0.1 uF capacitor across the supply of every sensor and chip
+    chips = ["U2"] + (["U3", "U4"] if s["PEGBOARD_SENSORS"] == "shift" else [])
+    for part in ["S%d" % h for h in range(1, 16)] + chips:
+        cap = "C" + part
+        assert {net[(cap, "1")], net[(cap, "2")]} == {net[(part, "VCC")], "GND"}, part
+    assert net[("SW1", "1")] == mcu(str(s["PEGBOARD_BUTTON_PIN"])) and net[("SW1", "2")] == "GND"
+    # every hole's sensor reaches the input the firmware reads for that hole
     if s["PEGBOARD_SENSORS"] == "gpio":
-        for pin in str(s["PEGBOARD_SENSOR_PINS"]).split(","):
-            assert pin in text
+        for h, pin in enumerate(str(s["PEGBOARD_SENSOR_PINS"]).split(","), 1):
+            assert net[("S%d" % h, "OUT")] == mcu(pin)
+    else:
+        assert net[("U3", "QH")] == mcu(str(s["PEGBOARD_SR_DATA"]))
+        assert net[("U4", "QH")] == net[("U3", "SER")]  # chip 2 shifts into chip 1
+        assert net[("U4", "SER")] in ("GND", "3V3")  # the chain's end is tied to a level
+        for chip in ("U3", "U4"):
+            assert net[(chip, "CLK INH")] == "GND" and number[(chip, "CLK INH")] == "15"
+            assert net[(chip, "VCC")] == "3V3"  # at 3.3 V: QH into the RP2040 stays at 3.3 V
+            assert net[(chip, "CLK")] == mcu(str(s["PEGBOARD_SR_CLOCK"]))
+            assert net[(chip, "SH/LD")] == mcu(str(s["PEGBOARD_SR_LATCH"]))
+            for letter in "ABCDEFGH":  # no input left floating
+                assert net[(chip, letter)] != "NC" and number[(chip, letter)] == str(HC165_PINS[letter])
+        for h, (chip, letter) in enumerate(SHIFT_WIRING, 1):
+            assert net[("S%d" % h, "OUT")] == net[("U%d" % (chip + 2), letter)]
+
+
+def test_readme_pin_tables_match_the_board_files():
+    from pegboard.boards import PICO_PINS
+
+    doc = (ROOT / "hardware/README.md").read_text()
+    s = read_settings(ROOT / "hardware/boards/pico-gpio.toml")
+    pins = str(s["PEGBOARD_SENSOR_PINS"]).split(",")
+    assert "| sensor pin | %s |" % " | ".join(pins) in doc
+    assert "| Pico pin | %s |" % " | ".join(str(PICO_PINS[p]) for p in pins) in doc
+    f = read_settings(ROOT / "hardware/boards/feather-rp2040-gpio.toml")
+    assert "| sensor pin | %s |" % " | ".join(str(f["PEGBOARD_SENSOR_PINS"]).split(",")) in doc
+
+
+def test_bom_total_is_the_sum_of_its_lines():
+    from pegboard import bom
+
+    lines = bom.read()
+    base, every = bom.totals(lines)
+    assert base == round(sum(x.qty * x.each for x in lines if not x.optional), 2)
+    doc = (ROOT / "hardware/README.md").read_text()
+    assert "total: %.2f USD (with every option: %.2f USD)" % (base, every) in doc
+    assert "35 USD" not in doc and "35 USD" not in (ROOT / "README.md").read_text()
+    assert any("DRV5032FA" in x.part for x in lines)
+    assert sum(x.qty for x in lines if "0.1 uF" in x.part) >= 16  # every sensor and the level shifter
+
+
+@pytest.mark.parametrize("what, needle", [("bom", "total: "), ("section", "<svg"), ("box", "<svg"),
+                                          ("schematic", "74AHCT125")])
+def test_hardware_commands(what, needle):
+    argv = [what] + (["hardware/boards/pico-gpio.toml"] if what == "schematic" else [])
+    p = subprocess.run([sys.executable, "-m", "pegboard", "hardware", *argv], capture_output=True, text=True,
+                       cwd=ROOT)
+    assert p.returncode == 0 and needle in p.stdout, p.stderr
+
+
+def test_drawings_are_current_and_the_section_stops_the_peg():
+    from pegboard import drawings
+
+    assert (ROOT / "hardware/hole-section.svg").read_text() == drawings.hole_section_svg()
+    assert (ROOT / "hardware/box-t5.svg").read_text() == drawings.box_svg()
+    # the peg alone would fall through the hole: the stop disc, wider than the hole, holds it
+    assert drawings.PEG_D < drawings.HOLE_D < drawings.POCKET_D and drawings.MAGNET_D <= drawings.PEG_D
+    assert drawings.DISC_T <= drawings.POCKET_DEPTH < 6.0
+    doc = (ROOT / "hardware/README.md").read_text()
+    gap = drawings.magnet_to_sensor()
+    assert "Magnet to sensor: %.1f mm" % gap in doc
+    assert "about %d mT" % round(drawings.field_on_axis_mt(gap)) in doc
+    root = ET.fromstring(drawings.box_svg())
+    notched = [p for p in root.iter(SVG + "polygon") if p.get("data-notch-width")]
+    assert len(notched) == 2  # USB and button
+    for ring in notched:
+        pts = [tuple(map(float, xy.split(","))) for xy in ring.get("points").split()]
+        gap = ((pts[0][0] - pts[4][0]) ** 2 + (pts[0][1] - pts[4][1]) ** 2) ** 0.5
+        assert abs(gap - float(ring.get("data-notch-width"))) < 0.01  # the opening is as wide as said
+        assert float(ring.get("data-notch-height")) == 2 * drawings.RING_T  # two rings high
 
 
 def test_power_budget_in_the_docs_matches_the_firmware():

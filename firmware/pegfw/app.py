@@ -66,6 +66,7 @@ class App(Commands):
         self._base_theme = None
         self._base = []  # type: list
         self.selftest_until = None
+        self.reset_at = None  # a `reset` request: when to reset (its reply has gone out by then)
         self.overflows = 0
         self.errors = 0
         self.loops = 0
@@ -317,6 +318,8 @@ class App(Commands):
             self._run_job()
         self._draw(now)
         self.link.flush()
+        if self.reset_at is not None and ticks_diff(now, self.reset_at) >= 0:
+            self.hw.reset()
         self.hw.feed()
         self.loops += 1
         took = ticks_diff(self.hw.ticks_ms(), now)

@@ -6,7 +6,8 @@ from pegcore.rules import holes_of
 from pegfw.lights import estimate_ma
 
 # answered by pegfw.more_commands, loaded for the request
-MORE_COMMANDS = ("info", "solve", "demo", "guide", "watch", "brightness", "theme", "stats", "selftest")
+MORE_COMMANDS = ("info", "solve", "demo", "guide", "watch", "brightness", "theme", "stats", "selftest",
+                 "reset")
 
 
 class Commands:

@@ -1,20 +1,32 @@
 """settings.toml -> a validated Config. Read once at start-up through a getenv function
-(CircuitPython's os.getenv returns str, or int for plain integers on newer versions)."""
+(CircuitPython's os.getenv returns str, or int for plain integers on newer versions, and raises
+ValueError for a value that is neither, such as an unquoted word). Every bad value is reported,
+each on its own console line; the first one's blink code is shown."""
 
 ORDERS = ("RGB", "GRB", "RBG", "GBR", "BRG", "BGR", "RGBW", "GRBW")
 
 # Blink codes (number of red blinks) for start-up errors; hardware/README.md lists them.
-BLINK_SETTINGS = 2   # a missing or malformed setting
-BLINK_PIN = 3        # a pin name this board does not have, or a pin used twice
+BLINK_MISSING = 2    # a setting is missing (or the file has no PEGBOARD_ settings at all)
+BLINK_PIN = 3        # a pin name this board does not have, or one pin used twice
 BLINK_TABLE = 4      # the hint table file is damaged
 BLINK_CRASH = 5      # the firmware could not start: an unexpected error (the console shows it)
+BLINK_VALUE = 6      # a malformed value: unquoted word, not a number, out of range, not a choice
+
+KEYS = ("PEGBOARD_ROWS", "PEGBOARD_SENSORS", "PEGBOARD_SENSOR_PINS", "PEGBOARD_SR_CLOCK", "PEGBOARD_SR_DATA",
+        "PEGBOARD_SR_LATCH", "PEGBOARD_SENSOR_ACTIVE", "PEGBOARD_PIXEL_PIN", "PEGBOARD_PIXEL_ORDER",
+        "PEGBOARD_BUTTON_PIN", "PEGBOARD_BRIGHTNESS", "PEGBOARD_CURRENT_MA", "PEGBOARD_THEME")
 
 
 class ConfigError(Exception):
-    def __init__(self, code, message):
-        super().__init__(message)
-        self.code = code
-        self.message = message
+    """`problems`: (blink code, message) for every bad setting; `code` and `message` are the
+    first one's, `lines` every message."""
+
+    def __init__(self, problems):
+        self.problems = problems
+        self.code = problems[0][0]
+        self.message = problems[0][1]
+        self.lines = [m for _, m in problems]
+        super().__init__(self.message)
 
 
 class Config:
@@ -33,65 +45,130 @@ class Config:
     theme = "plain"
 
 
-def _get(getenv, key, default=None):
-    v = getenv(key)
-    if v is None:
-        if default is None:
-            raise ConfigError(BLINK_SETTINGS, "settings.toml: %s is missing" % key)
-        return default
-    return v
+class _Reader:
+    def __init__(self, getenv):
+        self.getenv = getenv
+        self.problems = []
+
+    def bad(self, code, message):
+        self.problems.append((code, "settings.toml: " + message))
+
+    def get(self, key, default=None):
+        try:
+            v = self.getenv(key)
+        except ValueError:  # CircuitPython: neither a "quoted string" nor an integer
+            self.bad(BLINK_VALUE, '%s is not a quoted string or an integer (write %s = "...")' % (key, key))
+            return None
+        if v is None:
+            if default is None:
+                self.bad(BLINK_MISSING, "%s is missing" % key)
+            return default
+        return v
+
+    def number(self, key, lo, hi, default):
+        v = self.get(key, default)
+        if v is None:
+            return default
+        try:
+            n = int(v)
+        except (TypeError, ValueError):
+            self.bad(BLINK_VALUE, "%s must be an integer %d..%d, not %r" % (key, lo, hi, v))
+            return default
+        if n < lo or n > hi:
+            self.bad(BLINK_VALUE, "%s must be %d..%d, not %d" % (key, lo, hi, n))
+            return default
+        return n
+
+    def text(self, key, choices=None, default=None):
+        v = self.get(key, default)
+        if v is None:
+            return default
+        if not isinstance(v, str) or not v:
+            self.bad(BLINK_VALUE, "%s must be a quoted string" % key)
+            return default
+        if choices is not None and v not in choices:
+            self.bad(BLINK_VALUE, "%s must be one of %s, not %r" % (key, ", ".join(choices), v))
+            return default
+        return v
+
+    def pins(self, key):
+        v = self.text(key)
+        return [p.strip() for p in v.split(",") if p.strip()] if v else []
 
 
-def _int(getenv, key, lo, hi, default=None):
-    v = _get(getenv, key, default)
-    try:
-        n = int(v)
-    except (TypeError, ValueError):
-        raise ConfigError(BLINK_SETTINGS, "settings.toml: %s must be an integer %d..%d, not %r" % (key, lo, hi, v))
-    if n < lo or n > hi:
-        raise ConfigError(BLINK_SETTINGS, "settings.toml: %s must be %d..%d, not %d" % (key, lo, hi, n))
-    return n
-
-
-def _str(getenv, key, choices=None, default=None):
-    v = _get(getenv, key, default)
-    if not isinstance(v, str) or not v:
-        raise ConfigError(BLINK_SETTINGS, "settings.toml: %s must be a quoted string" % key)
-    if choices is not None and v not in choices:
-        raise ConfigError(BLINK_SETTINGS, "settings.toml: %s must be one of %s, not %r" % (key, ", ".join(choices), v))
-    return v
-
-
-def _pins(getenv, key):
-    return [p.strip() for p in _str(getenv, key).split(",") if p.strip()]
+def _has_any(getenv):
+    for k in KEYS:
+        try:
+            if getenv(k) is not None:
+                return True
+        except ValueError:
+            return True  # there, if malformed
+    return False
 
 
 def load(getenv):
+    """The Config, or ConfigError naming every bad setting. Pins are checked by name here only;
+    pegfw.hardware checks them against the board (unknown names, one pin under two names)."""
+    if not _has_any(getenv):
+        raise ConfigError([(BLINK_MISSING, "settings.toml has no PEGBOARD_ settings: run `pegboard deploy "
+                                           "--board NAME` or copy a hardware/boards/ file into it")])
+    r = _Reader(getenv)
     c = Config()
-    c.rows = _int(getenv, "PEGBOARD_ROWS", 4, 8, 5)
+    c.rows = r.number("PEGBOARD_ROWS", 4, 8, 5)
     c.holes = c.rows * (c.rows + 1) // 2
-    c.sensors = _str(getenv, "PEGBOARD_SENSORS", ("gpio", "shift"), "gpio")
+    c.sensors = r.text("PEGBOARD_SENSORS", ("gpio", "shift"), "gpio")
     if c.sensors == "gpio":
-        c.sensor_pins = _pins(getenv, "PEGBOARD_SENSOR_PINS")
-        if len(c.sensor_pins) != c.holes:
-            raise ConfigError(BLINK_SETTINGS, "settings.toml: PEGBOARD_SENSOR_PINS lists %d pins; %d rows need %d"
-                              % (len(c.sensor_pins), c.rows, c.holes))
-        used = list(c.sensor_pins)
+        c.sensor_pins = r.pins("PEGBOARD_SENSOR_PINS")
+        if c.sensor_pins and len(c.sensor_pins) != c.holes:
+            r.bad(BLINK_VALUE, "PEGBOARD_SENSOR_PINS lists %d pins; %d rows need %d"
+                  % (len(c.sensor_pins), c.rows, c.holes))
     else:
-        c.sr_clock = _str(getenv, "PEGBOARD_SR_CLOCK")
-        c.sr_data = _str(getenv, "PEGBOARD_SR_DATA")
-        c.sr_latch = _str(getenv, "PEGBOARD_SR_LATCH")
+        c.sr_clock = r.text("PEGBOARD_SR_CLOCK") or ""
+        c.sr_data = r.text("PEGBOARD_SR_DATA") or ""
+        c.sr_latch = r.text("PEGBOARD_SR_LATCH") or ""
         c.sensor_pins = []
-        used = [c.sr_clock, c.sr_data, c.sr_latch]
-    c.active_low = _str(getenv, "PEGBOARD_SENSOR_ACTIVE", ("low", "high"), "low") == "low"
-    c.pixel_pin = _str(getenv, "PEGBOARD_PIXEL_PIN")
-    c.pixel_order = _str(getenv, "PEGBOARD_PIXEL_ORDER", ORDERS, "GRB")
-    c.button_pin = _str(getenv, "PEGBOARD_BUTTON_PIN")
-    c.brightness = _int(getenv, "PEGBOARD_BRIGHTNESS", 1, 100, 40)
-    c.current_ma = _int(getenv, "PEGBOARD_CURRENT_MA", 50, 5000, 400)
-    c.theme = _str(getenv, "PEGBOARD_THEME", ("plain", "wooden"), "plain")
-    used = used + [c.pixel_pin, c.button_pin]
-    for i in range(len(used)):
-        if used[i] in used[i + 1:]:
-            raise ConfigError(BLINK_PIN, "settings.toml: pin %s is used twice" % used[i])
+    c.active_low = r.text("PEGBOARD_SENSOR_ACTIVE", ("low", "high"), "low") == "low"
+    c.pixel_pin = r.text("PEGBOARD_PIXEL_PIN") or ""
+    c.pixel_order = r.text("PEGBOARD_PIXEL_ORDER", ORDERS, "GRB")
+    c.button_pin = r.text("PEGBOARD_BUTTON_PIN") or ""
+    c.brightness = r.number("PEGBOARD_BRIGHTNESS", 1, 100, 40)
+    c.current_ma = r.number("PEGBOARD_CURRENT_MA", 50, 5000, 400)
+    c.theme = r.text("PEGBOARD_THEME", ("plain", "wooden"), "plain")
+    if r.problems:
+        raise ConfigError(r.problems)
     return c
+
+
+def pin_roles(c):
+    """(setting, pin name) for every pin the settings use, in a fixed order."""
+    if c.sensors == "gpio":
+        out = [("PEGBOARD_SENSOR_PINS", p) for p in c.sensor_pins]
+    else:
+        out = [("PEGBOARD_SR_CLOCK", c.sr_clock), ("PEGBOARD_SR_DATA", c.sr_data),
+               ("PEGBOARD_SR_LATCH", c.sr_latch)]
+    return out + [("PEGBOARD_PIXEL_PIN", c.pixel_pin), ("PEGBOARD_BUTTON_PIN", c.button_pin)]
+
+
+def check_pins(c, lookup):
+    """Resolve every pin with lookup(name) (the board's pin object, or None): raises ConfigError
+    for each unknown name and each pin used twice, compared by identity (D13 and LED, or GP26 and
+    A0, are one pin). Returns {name: pin}."""
+    problems = []
+    found = {}
+    seen = []  # (pin, name)
+    for key, name in pin_roles(c):
+        pin = lookup(name)
+        if pin is None:
+            problems.append((BLINK_PIN, "settings.toml: %s: this board has no pin %s" % (key, name)))
+            continue
+        found[name] = pin
+        for other_pin, other in seen:
+            if other_pin is pin or other_pin == pin:
+                why = "used twice" if other == name else "already used as %s (one pin, two names)" % other
+                problems.append((BLINK_PIN, "settings.toml: %s: pin %s is %s" % (key, name, why)))
+                break
+        else:
+            seen.append((pin, name))
+    if problems:
+        raise ConfigError(problems)
+    return found

@@ -3,7 +3,7 @@ heap). Tests and the bench hand the App plain stand-ins with the same attributes
 
 
 class Devices:
-    def __init__(self, sensors, button, pixels, serial, nvm, watchdog, event, ticks_ms):
+    def __init__(self, sensors, button, pixels, serial, nvm, watchdog, event, ticks_ms, reset=None):
         self.sensors = sensors      # keypad.Keys or ShiftRegisterKeys: one key per hole
         self.button = button        # keypad.Keys: the hint button
         self.pixels = pixels        # neopixel.NeoPixel, brightness 1.0 (the limiter scales)
@@ -12,6 +12,7 @@ class Devices:
         self.watchdog = watchdog    # microcontroller.watchdog, armed; None where there is none
         self.event = event          # one keypad.Event reused for every read: no allocation
         self.ticks_ms = ticks_ms    # supervisor.ticks_ms
+        self.reset = reset          # microcontroller.reset (a hard reset: boot.py runs again), or None
 
     def show(self, frame):
         px = self.pixels

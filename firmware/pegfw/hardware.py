@@ -1,13 +1,15 @@
-"""The one seam to the hardware: the only module that imports CircuitPython's hardware modules.
-Everything else gets plain objects built here from settings.toml (pegfw.devices.Devices). Needed
-at start-up only: code.py drops it from the heap once the game runs."""
+"""The one seam to the hardware: the only firmware module that imports CircuitPython's hardware
+modules (boot.py imports usb_cdc alone). Everything else gets plain objects built here from
+settings.toml (pegfw.devices.Devices). Needed at start-up only: code.py drops it from the heap
+once the game runs."""
 
 import os
 
 import board
+import digitalio
 import keypad
 import microcontroller
-import neopixel
+import neopixel_write
 import supervisor
 import usb_cdc
 
@@ -19,37 +21,34 @@ except ImportError:  # a port without the watchdog module
     RESET_MODE = None  # type: ignore[assignment]
 
 WATCHDOG_S = 4  # RP2040 allows up to ~8.3 s; the loop feeds it every pass
+SCAN_S = 0.02   # keypad scan interval: 20 ms
+BUTTON_DEBOUNCE = 3  # scans a button change must hold (60 ms): a worn contact's chatter is no press
+# where start-up errors blink when PEGBOARD_PIXEL_PIN is missing or wrong: the documented pixel pin
+# of the default board (hardware/boards/pico-gpio.toml), then the board's own status pixel
+DEFAULT_PIXEL_PIN = "GP16"
+ERROR_PIXELS = 15
+FIRST_LIGHT = 0x0C0818  # every pixel while starting: dim violet (~20 mA for 15), whatever the brightness
 
 
-def boot():
-    """Called from boot.py, before USB starts: the data port for the protocol, the console for
-    the REPL, and a recognisable USB name."""
-    usb_cdc.enable(console=True, data=True)
-    try:
-        supervisor.set_usb_identification(manufacturer="pegboard", product="pegboard lit board")
-    except (AttributeError, RuntimeError):
-        pass
-
-
-def _pin(name):
-    try:
-        return getattr(board, name)
-    except AttributeError:
-        from pegfw.config import BLINK_PIN, ConfigError
-
-        raise ConfigError(BLINK_PIN, "settings.toml: this board has no pin %s" % name)
+def _lookup(name):
+    return getattr(board, name, None) if name else None
 
 
 def settings():
+    """The validated Config: every setting well-formed and every pin one this board has, none
+    used twice (compared as pins, not names). Raises config.ConfigError."""
     # imported here, not at the top: once started, the settings code can leave the heap
-    from pegfw.config import load
+    from pegfw.config import check_pins, load
 
-    return load(os.getenv)
+    cfg = load(os.getenv)
+    check_pins(cfg, _lookup)
+    return cfg
 
 
-def build(cfg):
-    """The hardware objects for the loop, from the validated settings. Start-up only: the
-    Devices it returns need nothing from this module afterwards."""
+def build(cfg, early=None):
+    """The hardware objects for the loop, from the validated settings. `early`: the pixels of
+    early_pixels(), released here. Start-up only: the Devices it returns need nothing from this
+    module afterwards."""
     from pegfw.devices import Devices
 
     try:
@@ -58,17 +57,24 @@ def build(cfg):
         pass
     pressed = not cfg.active_low
     if cfg.sensors == "gpio":
-        sensors = keypad.Keys([_pin(p) for p in cfg.sensor_pins], value_when_pressed=pressed,
-                              pull=True, interval=0.02, max_events=64)  # type: keypad.Keys | keypad.ShiftRegisterKeys
+        sensors = keypad.Keys([_lookup(p) for p in cfg.sensor_pins], value_when_pressed=pressed,
+                              pull=True, interval=SCAN_S, max_events=64)  # type: keypad.Keys | keypad.ShiftRegisterKeys
     else:
-        sensors = keypad.ShiftRegisterKeys(clock=_pin(cfg.sr_clock), data=_pin(cfg.sr_data),
-                                           latch=_pin(cfg.sr_latch), key_count=cfg.holes,
-                                           value_when_pressed=pressed, interval=0.02, max_events=64)
-    button = keypad.Keys((_pin(cfg.button_pin),), value_when_pressed=False, pull=True, interval=0.02,
-                         max_events=16)
+        # key 0 is the first bit shifted out: input H of the chip wired to the data pin
+        # (hardware/README.md wires hole 1 there)
+        sensors = keypad.ShiftRegisterKeys(clock=_lookup(cfg.sr_clock), data=_lookup(cfg.sr_data),
+                                           latch=_lookup(cfg.sr_latch), key_count=cfg.holes,
+                                           value_when_pressed=pressed, interval=SCAN_S, max_events=64)
+    button = keypad.Keys((_lookup(cfg.button_pin),), value_when_pressed=False, pull=True, interval=SCAN_S,
+                         max_events=16, debounce_threshold=BUTTON_DEBOUNCE)
     # brightness stays 1.0 here: the firmware scales colours itself so the current limiter sees
     # exactly the bytes that go out
-    pixels = neopixel.NeoPixel(_pin(cfg.pixel_pin), cfg.holes, brightness=1.0, auto_write=False,
+    import neopixel  # compiled only now: the first light did not wait for it (and if lib/ lacks it,
+    # the early pixels are still there to blink the code)
+
+    if early is not None:
+        early.deinit()  # frees the pin for the configured pixels (which keep its light until drawn)
+    pixels = neopixel.NeoPixel(_lookup(cfg.pixel_pin), cfg.holes, brightness=1.0, auto_write=False,
                                pixel_order=cfg.pixel_order)
     serial = usb_cdc.data
     if serial is not None:
@@ -79,19 +85,82 @@ def build(cfg):
         watchdog.timeout = WATCHDOG_S
         watchdog.mode = RESET_MODE
     return Devices(sensors, button, pixels, serial, microcontroller.nvm, watchdog, keypad.Event(),
-                   supervisor.ticks_ms)
+                   supervisor.ticks_ms, microcontroller.reset)
 
 
-def error_pixels():
-    """Best-effort pixels for a blink code when the settings are wrong: the configured pin if it
-    exists, 15 pixels; None if even that fails."""
+def _setting(key):
     try:
-        pin = getattr(board, os.getenv("PEGBOARD_PIXEL_PIN") or "")
-        return neopixel.NeoPixel(pin, 15, brightness=1.0, auto_write=False)
-    except Exception:
+        return os.getenv(key)
+    except ValueError:  # malformed: treated as absent here (config reports it)
         return None
+
+
+class RawPixels:
+    """Pixels written with the built-in neopixel_write, before the neopixel library is compiled:
+    the first light and blink codes. Colours are 0xRRGGBB; `order` is the bytes' order."""
+
+    def __init__(self, pin, n, order):
+        self.n = n
+        self.order = order
+        self.io = digitalio.DigitalInOut(pin)
+        self.io.direction = digitalio.Direction.OUTPUT
+        self.buf = bytearray(n * len(order))
+
+    def __len__(self):
+        return self.n
+
+    def __setitem__(self, i, color):
+        at = i * len(self.order)
+        for c in self.order:
+            self.buf[at] = color >> 16 & 255 if c == "R" else color >> 8 & 255 if c == "G" else \
+                color & 255 if c == "B" else 0
+            at += 1
+
+    def show(self):
+        neopixel_write.neopixel_write(self.io, self.buf)
+
+    def deinit(self):
+        self.io.deinit()
+
+
+def early_pixels():
+    """Pixels for the first light and blink codes before the settings are validated: the
+    configured pin if this board has it, else the default pixel pin, else the board's own status
+    pixel (a Feather's NEOPIXEL). None if there is none of them or it will not start."""
+    try:
+        rows = int(_setting("PEGBOARD_ROWS") or 5)
+    except ValueError:
+        rows = 5
+    n = rows * (rows + 1) // 2 if 4 <= rows <= 8 else ERROR_PIXELS
+    pin = _lookup(_setting("PEGBOARD_PIXEL_PIN"))
+    if pin is None:
+        pin = _lookup(DEFAULT_PIXEL_PIN)
+    if pin is None:
+        pin, n = _lookup("NEOPIXEL"), 1
+    if pin is None:
+        return None
+    order = _setting("PEGBOARD_PIXEL_ORDER")
+    if not isinstance(order, str) or not 3 <= len(order) <= 4 or order.strip("RGBW"):
+        order = "GRB"
+    try:
+        return RawPixels(pin, n, order)
+    except Exception:  # the pin in use, ...: the console will say what is wrong
+        return None
+
+
+def first_light():
+    """Light every pixel dim at once (the first thing code.py does, before the big modules are
+    compiled) and return those pixels for start-up's blink codes, or None."""
+    px = early_pixels()
+    if px is not None:
+        try:
+            for i in range(len(px)):
+                px[i] = FIRST_LIGHT
+            px.show()
+        except Exception:  # lights are a courtesy here: start-up goes on without them
+            pass
+    return px
 
 
 def ticks_ms():
     return supervisor.ticks_ms()
-

@@ -9,7 +9,7 @@ from pegfw import VERSION
 from pegfw.protocol import ProtocolError
 
 PROTOCOL = 1
-CAPABILITIES = ("hint", "solve", "demo", "guide", "watch", "selftest", "stats", "theme", "brightness")
+CAPABILITIES = ("hint", "solve", "demo", "guide", "watch", "selftest", "stats", "theme", "brightness", "reset")
 
 
 def _after(board, mask, jumps):
@@ -128,6 +128,18 @@ def cmd_selftest(app, req, now):
     app._start_show("selftest", ChaseShow(app.board.holes, now), ("pegfw.show_chase",))
     app.selftest_until = now + secs * 1000
     return {"seconds": secs, "pegs": holes_of(app.sensed), "pixels": app.board.holes}
+
+
+RESET_DELAY_MS = 200  # the reply's time to reach the host before USB goes away
+
+
+def cmd_reset(app, req, now):
+    """A hard reset shortly after the reply (pegboard deploy: the new files, boot.py included,
+    take effect; on-demand modules never mix old and new code)."""
+    if getattr(app.hw, "reset", None) is None:
+        raise ProtocolError("not_supported", "this board cannot reset itself: press its reset button")
+    app.reset_at = now + RESET_DELAY_MS
+    return {"in_ms": RESET_DELAY_MS}
 
 
 def cmd_info(app, req, now):

@@ -32,20 +32,23 @@ def load_table(rows, path=TABLE_PATH):
     return t
 
 
-def start():
-    """Build the hardware from settings.toml and the App; on a bad setting, print it and blink
-    its code forever (a blink code is an answer, not a crash loop)."""
+def start(early=None):
+    """Build the hardware from settings.toml and the App; on a bad setting, print every problem
+    and blink the first one's code forever (a blink code is an answer, not a crash loop) on
+    `early`, the pixels hardware.first_light() lit (there even when the settings name none)."""
     from pegfw import config, hardware
 
     try:
         cfg = hardware.settings()
-        hw = hardware.build(cfg)
+        hw = hardware.build(cfg, early)
     except config.ConfigError as e:
-        print("pegboard: " + e.message)
-        _blink_forever(hardware, e.code, None)
+        for line in e.lines:
+            print("pegboard: " + line)
+        _blink_forever(hardware, e.code, None, early)
     except Exception as e:  # the settings passed, yet a device would not start (a pin in use, ...)
         print("pegboard: cannot start the hardware:", repr(e))
-        _blink_forever(hardware, config.BLINK_CRASH, None)
+        _blink_forever(hardware, config.BLINK_CRASH, None, early)
+    del early
     try:
         table = load_table(cfg.rows)
     except ValueError as e:  # a damaged hint table file
@@ -74,6 +77,17 @@ def start():
     return app
 
 
+def _show(px, frame):
+    if px is None or frame is None:
+        return
+    try:
+        for i in range(len(frame)):
+            px[i] = frame[i]
+        px.show()
+    except Exception:  # lights are a courtesy here: start-up goes on without them
+        pass
+
+
 class ErrorBlink:
     """A blink code for start-up errors: `code` red blinks on every pixel, a pause, repeat."""
 
@@ -87,18 +101,16 @@ class ErrorBlink:
         return [colors.ERROR if on else colors.OFF] * self.n
 
 
-def _blink_forever(hardware, code, hw):
+def _blink_forever(hardware, code, hw, early=None):
     # the watchdog, if armed, stays fed
-    px = hw.pixels if hw is not None else hardware.error_pixels()
+    px = hw.pixels if hw is not None else early
     begun = hardware.ticks_ms()
-    show = ErrorBlink(15, code, begun)
+    show = ErrorBlink(len(px) if px is not None else 1, code, begun)
     last = None
     while True:
         frame = show.frame(hardware.ticks_ms(), None)
-        if px is not None and frame != last:
-            for i in range(len(frame)):
-                px[i] = frame[i]
-            px.show()
+        if frame != last:
+            _show(px, frame)
             last = frame
         if hw is not None:
             hw.feed()

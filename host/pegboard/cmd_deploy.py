@@ -1,4 +1,4 @@
-"""`pegboard deploy`: install the firmware on a board's CIRCUITPY drive."""
+"""`pegboard deploy`: install the firmware on a board's CIRCUITPY drive, then restart the board."""
 
 from __future__ import annotations
 
@@ -7,19 +7,55 @@ from pathlib import Path
 
 from pegboard.cli import UsageError
 
+PRESS_RESET = ("restart the board to run the new firmware: press its RESET button (a Pico has none: unplug "
+               "and replug its USB cable). Until then it keeps running the old one.")
+
 
 def register(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("deploy", help="copy the firmware and its libraries to a CIRCUITPY drive",
-                       description="Copies boot.py, code.py, pegcore/, pegfw/ and the neopixel library into lib/. "
-                                   "An existing settings.toml (your wiring) is kept unless --settings is given.")
+    p = sub.add_parser(
+        "deploy", help="install the firmware on a CIRCUITPY drive and restart the board",
+        description="Copies boot.py, code.py, the modules of pegcore/ and pegfw/ the chip imports (compiled to "
+                    ".mpy with CircuitPython's mpy-cross when one for the drive's CircuitPython version is at hand), "
+                    "the hint table and the neopixel library into lib/. settings.toml keeps every line you wrote "
+                    "(your PEGBOARD_ values, CIRCUITPY_WIFI_* ...); the board's settings that are missing are "
+                    "added (all of them on a new drive, whose settings.toml is empty). Then the board is told to "
+                    "restart (a `reset` request on its data port); if it cannot be reached, you are told to press "
+                    "reset.")
     p.add_argument("--drive", help="the mounted CIRCUITPY folder (default: find it)")
-    p.add_argument("--settings", help="install this settings.toml too (e.g. hardware/boards/pico-gpio.toml)")
+    p.add_argument("--board", metavar="NAME",
+                   help="the wiring from hardware/boards/NAME.toml (pico-gpio, feather-rp2040-gpio, shift-74hc165; "
+                        "a unique start such as 'pico' will do). Default: from the drive's boot_out.txt, "
+                        "else pico-gpio")
+    p.add_argument("--settings", metavar="FILE",
+                   help="merge this settings.toml in instead; its keys replace the drive's")
+    p.add_argument("--mpy-cross", metavar="PATH",
+                   help="CircuitPython's mpy-cross for the drive's version (default: $PEGBOARD_MPY_CROSS, "
+                        "`mpy-cross` on PATH, or one circuitpython-build-tools fetches)")
+    p.add_argument("--py", action="store_true", help="copy the modules as .py source, not compiled")
+    p.add_argument("--port", help="the board's data port for the restart request (default: find it)")
+    p.add_argument("--no-restart", action="store_true", help="do not restart the board after copying")
     p.set_defaults(func=run)
 
 
-def run(args: argparse.Namespace) -> int:
-    from pegboard.deploy import DeployError, deploy, find_drives
+def restart(port: str | None) -> str | None:
+    """Ask the board to reset itself; None when it will, else why it could not be asked."""
+    from pegboard.client import Board, BoardError
 
+    try:
+        with Board(port, timeout=3.0) as b:
+            b.request("reset")
+    except BoardError as e:
+        if e.code == "unknown_cmd":
+            return "the board runs firmware that cannot restart itself"
+        return str(e)
+    return None
+
+
+def run(args: argparse.Namespace) -> int:
+    from pegboard.deploy import DeployError, deploy, drive_info, find_drives
+
+    if args.board and args.settings:
+        raise UsageError("give --board or --settings, not both")
     if args.drive:
         drive = Path(args.drive)
     else:
@@ -30,10 +66,32 @@ def run(args: argparse.Namespace) -> int:
         if len(drives) > 1:
             raise UsageError("several CIRCUITPY drives: choose one with --drive (%s)" % ", ".join(map(str, drives)))
         drive = drives[0]
-    print("deploying to %s" % drive)
+    info = drive_info(drive)
+    print("deploying to %s (CircuitPython %s)" % (drive, info.version or "of unknown version"))
     try:
-        n = deploy(drive, Path(args.settings) if args.settings else None)
+        r = deploy(drive, Path(args.settings) if args.settings else None, args.board, args.mpy_cross,
+                   compile_modules=not args.py)
     except DeployError as e:
         raise UsageError(str(e)) from None
-    print("%d files written; the board restarts with the new firmware" % n)
+    for rel in r.written:
+        print("  %s" % rel)
+    for rel in r.removed:
+        print("  removed %s (left from an earlier deploy)" % rel)
+    if r.compiled:
+        print("modules compiled to .mpy for CircuitPython %s" % info.version)
+    else:
+        print("modules copied as .py source: %s" % r.why_source)
+    if r.settings_added:
+        print("settings.toml: added %s from %s" % (", ".join(r.settings_added), r.settings_from))
+    if r.settings_kept:
+        print("settings.toml: kept your %s (%s says otherwise)" % (", ".join(r.settings_kept), r.settings_from))
+    print("%d files written" % len(r.written))
+    if args.no_restart:
+        print(PRESS_RESET)
+        return 0
+    why = restart(args.port)
+    if why is None:
+        print("the board is restarting with the new firmware")
+    else:
+        print("could not restart the board (%s): %s" % (why, PRESS_RESET))
     return 0

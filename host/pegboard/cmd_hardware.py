@@ -1,4 +1,5 @@
-"""`pegboard hardware plate|wiring`: drawings for building the board."""
+"""`pegboard hardware plate|schematic|section|box|bom`: drawings and the parts list for building
+the board."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from pegboard.cli import UsageError
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("hardware", help="drawings for makers: the laser-cut top plate, wiring diagrams")
+    p = sub.add_parser("hardware", help="for makers: top plate, schematics, hole section, box, parts list")
     hw = p.add_subparsers(dest="what", metavar="WHAT", required=True)
     plate = hw.add_parser("plate", help="top plate SVG in mm (cut, pocket and engrave layers)")
     plate.add_argument("--rows", type=int, default=5, help="rows of holes, 4..8 (default 5)")
@@ -17,9 +18,28 @@ def register(sub: argparse._SubParsersAction) -> None:
     plate.add_argument("--hole", type=float, default=6.5, help="peg hole diameter in mm (default 6.5)")
     plate.add_argument("--margin", type=float, default=20.0, help="border around the holes in mm (default 20)")
     plate.set_defaults(func=run_plate)
-    wiring = hw.add_parser("wiring", help="wiring diagram SVG for a board file")
-    wiring.add_argument("settings", help="a settings.toml, e.g. hardware/boards/pico-gpio.toml")
-    wiring.set_defaults(func=run_wiring)
+    sch = hw.add_parser("schematic", aliases=["wiring"],
+                        help="schematic SVG of a board file: every part's pins (physical numbers) and their nets")
+    sch.add_argument("settings", help="a settings.toml, e.g. hardware/boards/pico-gpio.toml")
+    sch.set_defaults(func=run_schematic)
+    sec = hw.add_parser("section", help="dimensioned section through one hole (peg, magnet, plate, pixel, sensor)")
+    sec.set_defaults(func=lambda a: _write("section"))
+    box = hw.add_parser("box", help="laser-cut box parts (bottom, rings with USB and button notches) in mm")
+    box.set_defaults(func=lambda a: _write("box"))
+    bom = hw.add_parser("bom", help="the parts list with each line's cost and the total, summed from bom.csv")
+    bom.set_defaults(func=lambda a: _write("bom"))
+
+
+def _write(what: str) -> int:
+    from pegboard import bom, drawings
+
+    if what == "section":
+        sys.stdout.write(drawings.hole_section_svg())
+    elif what == "box":
+        sys.stdout.write(drawings.box_svg())
+    else:
+        sys.stdout.write(bom.table(bom.read()))
+    return 0
 
 
 def run_plate(args: argparse.Namespace) -> int:
@@ -32,13 +52,24 @@ def run_plate(args: argparse.Namespace) -> int:
     return 0
 
 
-def run_wiring(args: argparse.Namespace) -> int:
-    from pegboard.plate import wiring_svg
-    from pegboard.sim.settings import SettingsError, read_settings
+def schematic_of(path: str) -> str:
+    from pegboard.boards import PICO_PINS
+    from pegboard.schematic import build, svg
+    from pegboard.sim.settings import read_settings
+
+    settings = read_settings(path)
+    names = [str(settings.get(k, "")) for k in ("PEGBOARD_PIXEL_PIN", "PEGBOARD_BUTTON_PIN", "PEGBOARD_SR_CLOCK",
+                                                 "PEGBOARD_SR_DATA", "PEGBOARD_SR_LATCH")]
+    names += str(settings.get("PEGBOARD_SENSOR_PINS", "")).split(",")
+    pico = all(n.strip() in PICO_PINS for n in names if n.strip())  # a Pico's pin names: physical numbers known
+    return svg(build(settings, "pegboard schematic: %s" % path, pico))
+
+
+def run_schematic(args: argparse.Namespace) -> int:
+    from pegboard.sim.settings import SettingsError
 
     try:
-        settings = read_settings(args.settings)
-        sys.stdout.write(wiring_svg(settings, "pegboard wiring: %s" % args.settings))
+        sys.stdout.write(schematic_of(args.settings))
     except (OSError, SettingsError, KeyError) as e:
         raise UsageError("cannot draw %s: %s" % (args.settings, e)) from None
     return 0

@@ -1,9 +1,8 @@
-"""Drawings for makers: the laser-cut top plate and the wiring diagram, as plain SVG (mm)."""
+"""The laser-cut top plate as plain SVG (mm)."""
 
 from __future__ import annotations
 
 import math
-from xml.sax.saxutils import escape
 
 from pegcore.geometry import Board
 
@@ -21,17 +20,11 @@ def hole_centres(board: Board, pitch: float, margin: float) -> list[tuple[float,
     return out
 
 
-def plate_svg(rows: int = 5, pitch: float = 25.0, hole: float = 6.5, pocket: float = 12.0,
-              margin: float = 20.0) -> str:
-    """Top plate: cut outline (red), peg holes (red, cut through), LED/sensor pockets on the
-    underside (blue, pocket 3 mm deep), hole numbers (black, engrave). The outline is the
-    triangle of hole centres with every edge pushed out by `margin`."""
-    if not hole + 4 <= pitch <= 80:
-        raise ValueError("pitch must be between hole diameter + 4 mm and 80 mm")
-    if not pocket / 2 + 2 <= margin <= 100:
-        raise ValueError("margin must be at least half the pocket + 2 mm (and at most 100 mm)")
-    board = Board(rows)
-    raw = hole_centres(board, pitch, 0.0)
+def _outline(board: Board, raw: list[tuple[float, float]],
+             margin: float) -> tuple[list[tuple[float, float]], tuple[float, float]]:
+    """The triangle of hole centres with every edge pushed out by `margin`, moved so it starts
+    1 mm from the origin; and that move."""
+    rows = board.rows
     corners = [raw[0], raw[board.holes - rows], raw[board.holes - 1]]
     cx = sum(p[0] for p in corners) / 3
     cy = sum(p[1] for p in corners) / 3
@@ -42,7 +35,26 @@ def plate_svg(rows: int = 5, pitch: float = 25.0, hole: float = 6.5, pocket: flo
         outline.append((x + (x - cx) / d * 2 * margin, y + (y - cy) / d * 2 * margin))
     ox = -min(p[0] for p in outline) + 1
     oy = -min(p[1] for p in outline) + 1
-    outline = [(x + ox, y + oy) for x, y in outline]
+    return [(x + ox, y + oy) for x, y in outline], (ox, oy)
+
+
+def plate_outline(board: Board, pitch: float, margin: float) -> list[tuple[float, float]]:
+    """The plate's outline (top, bottom-left, bottom-right corner) as plate_svg draws it."""
+    return _outline(board, hole_centres(board, pitch, 0.0), margin)[0]
+
+
+def plate_svg(rows: int = 5, pitch: float = 25.0, hole: float = 6.5, pocket: float = 12.0,
+              margin: float = 20.0) -> str:
+    """Top plate: cut outline (red), peg holes (red, cut through), stop-disc pockets on the
+    underside (blue, pocket 3 mm deep), hole numbers (black, engrave). The outline is the
+    triangle of hole centres with every edge pushed out by `margin`."""
+    if not hole + 4 <= pitch <= 80:
+        raise ValueError("pitch must be between hole diameter + 4 mm and 80 mm")
+    if not pocket / 2 + 2 <= margin <= 100:
+        raise ValueError("margin must be at least half the pocket + 2 mm (and at most 100 mm)")
+    board = Board(rows)
+    raw = hole_centres(board, pitch, 0.0)
+    outline, (ox, oy) = _outline(board, raw, margin)
     centres = [(x + ox, y + oy) for x, y in raw]
     width = max(p[0] for p in outline) + 1
     height = max(p[1] for p in outline) + 1
@@ -61,52 +73,3 @@ def plate_svg(rows: int = 5, pitch: float = 25.0, hole: float = 6.5, pocket: flo
     out.append("</svg>")
     return "\n".join(out) + "\n"
 
-
-def wiring_svg(settings: dict[str, object], title: str) -> str:
-    """A wiring diagram for a board file: the MCU's pins on the left, sensors in hole order, the
-    LED chain through the level shifter, the button, and power."""
-    rows = int(settings.get("PEGBOARD_ROWS", 5))  # type: ignore[arg-type]
-    holes = rows * (rows + 1) // 2
-    shift = settings.get("PEGBOARD_SENSORS") == "shift"
-    pins = [] if shift else str(settings["PEGBOARD_SENSOR_PINS"]).split(",")
-    line_h = 18
-    h = 120 + max(holes, 8) * line_h
-    out = ['<svg xmlns="http://www.w3.org/2000/svg" width="760" height="%d" font-family="sans-serif" '
-           'font-size="12">' % h,
-           '<rect width="100%" height="100%" fill="white"/>',
-           '<text x="20" y="24" font-size="16">%s</text>' % escape(title),
-           '<rect x="20" y="40" width="150" height="%d" fill="#e8f0e8" stroke="#333"/>' % (h - 60),
-           '<text x="30" y="60">microcontroller</text>']
-    y = 90
-    active_low = settings.get("PEGBOARD_SENSOR_ACTIVE", "low") == "low"
-    sense = "to GND when a peg is in (internal pull-up)" if active_low else "to 3V3 when a peg is in"
-    if shift:
-        for role, key in (("clock", "PEGBOARD_SR_CLOCK"), ("data", "PEGBOARD_SR_DATA"), ("latch", "PEGBOARD_SR_LATCH")):
-            out.append('<text x="30" y="%d">%s</text>' % (y, escape(str(settings[key]))))
-            out.append('<line x1="170" y1="%d" x2="300" y2="%d" stroke="#06c"/>' % (y - 4, y - 4))
-            out.append('<text x="310" y="%d">74HC165 chain %s</text>' % (y, role))
-            y += line_h
-        out.append('<text x="310" y="%d">2 x 74HC165: inputs = holes 1..%d, %s</text>' % (y, holes, sense))
-        y += line_h
-    else:
-        for i, pin in enumerate(pins, 1):
-            out.append('<text x="30" y="%d">%s</text>' % (y, escape(pin.strip())))
-            out.append('<line x1="170" y1="%d" x2="300" y2="%d" stroke="#06c"/>' % (y - 4, y - 4))
-            out.append('<text class="sensor" data-hole="%d" x="310" y="%d">sensor, hole %d (%s)</text>'
-                       % (i, y, i, sense))
-            y += line_h
-    y += 10
-    px = escape(str(settings["PEGBOARD_PIXEL_PIN"]))
-    out.append('<text x="30" y="%d">%s</text>' % (y, px))
-    out.append('<line x1="170" y1="%d" x2="300" y2="%d" stroke="#c60"/>' % (y - 4, y - 4))
-    out.append('<text x="310" y="%d">74AHCT125 (3.3 V to 5 V) → 470 Ω → pixel 1 → ... → pixel %d (hole order)</text>'
-               % (y, holes))
-    y += line_h
-    out.append('<text x="30" y="%d">%s</text>' % (y, escape(str(settings["PEGBOARD_BUTTON_PIN"]))))
-    out.append('<line x1="170" y1="%d" x2="300" y2="%d" stroke="#393"/>' % (y - 4, y - 4))
-    out.append('<text x="310" y="%d">hint button to GND (internal pull-up)</text>' % y)
-    y += line_h
-    out.append('<text x="30" y="%d">VBUS 5 V, GND</text>' % y)
-    out.append('<text x="310" y="%d">pixels 5 V + 1000 µF across 5 V/GND; sensors from 3V3</text>' % y)
-    out.append("</svg>")
-    return "\n".join(out) + "\n"

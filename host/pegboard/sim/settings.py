@@ -1,4 +1,5 @@
-"""Read a settings.toml the way CircuitPython's os.getenv does: bare keys, "strings", integers."""
+"""Read a settings.toml the way CircuitPython's os.getenv does: bare keys, "strings", integers, up to
+the first [table]."""
 
 from __future__ import annotations
 
@@ -18,6 +19,8 @@ def read_settings(path: str | Path) -> dict[str, str | int]:
         line = raw.strip()
         if not line or line.startswith("#"):
             continue
+        if line.startswith("["):
+            break  # a [table]: os.getenv reads top-level keys only
         m = _LINE.match(line)
         if not m:
             raise SettingsError("%s:%d: expected KEY = value" % (path, n))

@@ -20,6 +20,7 @@ from collections import deque
 from pathlib import Path
 from typing import Any
 
+from pegboard.boards import shift_wiring_spec
 from pegboard.sim.settings import read_settings
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -62,6 +63,18 @@ DEFAULT_HEAP = {"micropython": "256K", "chip": "192K"}
 CHIP_FACTOR = 230
 
 
+def _board_id_of(folder: Path) -> str | None:
+    """The board a CIRCUITPY drive came from: boot_out.txt's "Board ID:" line, if there is one."""
+    try:
+        text = (folder / "boot_out.txt").read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return None
+    for line in text.splitlines():
+        if line.startswith("Board ID:"):
+            return line.split(":", 1)[1].strip() or None
+    return None
+
+
 def micropython_binary() -> str:
     here = Path(sys.executable).parent / "micropython"
     exe = str(here) if here.exists() else shutil.which("micropython")
@@ -76,7 +89,8 @@ class Simulator:
 
     def __init__(self, firmware: str | Path = DEFAULT_FIRMWARE, settings: str | Path | None = None,
                  runtime: str = "cpython", heap: str | None = None, link: str | None = None,
-                 board: str | None = None, console: bool = False, chip_time: bool | None = None) -> None:
+                 board: str | None = None, console: bool = False, chip_time: bool | None = None,
+                 shift_wiring: list[tuple[int, str]] | None = None) -> None:
         """`runtime`: "cpython", "micropython" (the unix VM) or "chip" (chipvm: MicroPython's core
         set up as a CircuitPython board is; see pegboard.sim.chipvm). `chip_time` (default: on for
         the chip runtime) holds each loop pass to the RP2040's watchdog at CHIP_FACTOR x its CPU
@@ -86,6 +100,9 @@ class Simulator:
         self.firmware = Path(firmware).resolve()
         if not (self.firmware / "code.py").exists():
             raise SimError("%s has no code.py: not a firmware folder" % self.firmware)
+        if list(self.firmware.glob("peg*/*.mpy")):
+            raise SimError("%s holds CircuitPython .mpy modules, which only the chip runs: to simulate a drive, "
+                           "deploy it with --py" % self.firmware)
         self.settings_path = Path(settings) if settings else self.firmware / "settings.toml"
         self.settings = read_settings(self.settings_path) if self.settings_path.exists() else {}
         self.runtime = runtime
@@ -97,8 +114,9 @@ class Simulator:
         self.longest_pass_ms = 0       # chip time: the longest loop pass, as an RP2040 would take it
         self.chip_watchdog_resets = 0  # chip time: passes the RP2040's watchdog would not survive
         self.link_path = link
-        self.board_id = board or ("adafruit_feather_rp2040" if "feather" in str(self.settings_path) else
-                                  "raspberry_pi_pico")
+        self.board_id = board or _board_id_of(self.firmware) or (
+            "adafruit_feather_rp2040" if "feather" in str(self.settings_path) else "raspberry_pi_pico")
+        self.shift_wiring = shift_wiring  # 74HC165 chain: (chip, input) per hole; None: as documented
         self.console_echo = console
         rows = int(self.settings.get("PEGBOARD_ROWS", 5))
         self.holes = rows * (rows + 1) // 2
@@ -182,6 +200,7 @@ class Simulator:
         env = {k: v for k, v in os.environ.items() if not k.startswith("PEGBOARD_")}
         values: dict[str, str | int] = dict(self.settings)
         values["PEGBOARD_SIM_BOARD"] = self.board_id
+        values["PEGBOARD_SIM_SHIFT_WIRING"] = shift_wiring_spec(self.shift_wiring)
         if self.chip_time:
             values["PEGBOARD_SIM_CHIP_FACTOR"] = CHIP_FACTOR
         for k, v in values.items():
@@ -238,6 +257,10 @@ class Simulator:
 
     def _power_cycle(self, watchdog: bool = False) -> None:
         self._kill_child()
+        try:  # the chip reads settings.toml afresh at every start (a deploy may have changed it)
+            self.settings = read_settings(self.settings_path) if self.settings_path.exists() else {}
+        except (OSError, ValueError) as e:
+            self.console.append("[settings.toml unreadable, the old settings kept: %s]" % e)
         self.resets += 1
         if watchdog:
             self.watchdog_resets += 1

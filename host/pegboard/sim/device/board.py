@@ -1,18 +1,23 @@
 # Fake `board`: the pin objects of the board the simulator plays (PEGBOARD_SIM_BOARD: a
-# Raspberry Pi Pico by default). Unknown names raise AttributeError like the real module.
+# Raspberry Pi Pico by default). Unknown names raise AttributeError like the real module; names
+# of one GPIO share one object (board.D13 is board.LED), like the real module.
 import os
 
 from pinnames import BOARDS
 
 
 class Pin:
-    def __init__(self, name):
-        self.name = name
+    def __init__(self, gpio, name):
+        self.gpio = gpio
+        self.name = name  # the first name the board lists for it
 
     def __repr__(self):
         return "board." + self.name
 
 
 board_id = os.getenv("PEGBOARD_SIM_BOARD") or "raspberry_pi_pico"
-for _n in BOARDS.get(board_id, BOARDS["raspberry_pi_pico"]):
-    globals()[_n] = Pin(_n)
+_pins = {}
+for _n, _g in BOARDS.get(board_id, BOARDS["raspberry_pi_pico"]).items():
+    if _g not in _pins:
+        _pins[_g] = Pin(_g, _n)
+    globals()[_n] = _pins[_g]

@@ -1,9 +1,11 @@
 # Runs the firmware as the chip would: boot.py, then code.py, with the fakes first on sys.path.
 # argv: FAKES_DIR FIRMWARE_DIR LIB_DIR. Settings come as environment variables (os.getenv).
+# LIB_DIR stands for what CircuitPython has built in (adafruit_pixelbuf on RP2040) and for the
+# neopixel library when the firmware folder has no lib/ of its own (the project's firmware/).
 import sys
 
 fakes, firmware, lib = sys.argv[1], sys.argv[2], sys.argv[3]
-sys.path[:0] = [fakes, firmware, lib, firmware + "/lib"]
+sys.path[:0] = [fakes, firmware, firmware + "/lib", lib]
 try:
     import os
     os.chdir(firmware)

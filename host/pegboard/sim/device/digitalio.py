@@ -11,8 +11,15 @@ class Pull:
     DOWN = 2
 
 
+_claimed = []  # pins in use, as CircuitPython keeps them: a second claim raises
+
+
 class DigitalInOut:
     def __init__(self, pin):
+        for p in _claimed:
+            if p is pin:
+                raise ValueError("%r in use" % (pin,))
+        _claimed.append(pin)
         self.pin = pin
         self.direction = Direction.INPUT
         self.value = False
@@ -27,4 +34,7 @@ class DigitalInOut:
         self.pull = pull
 
     def deinit(self):
-        pass
+        for i in range(len(_claimed)):
+            if _claimed[i] is self.pin:
+                _claimed.pop(i)
+                break

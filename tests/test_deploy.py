@@ -1,0 +1,239 @@
+"""`pegboard deploy` onto folders set up as CIRCUITPY drives: a fresh drive plays under the
+simulator with no edits, a redeploy keeps the maker's settings and restarts the board, only the
+chip's files are copied, and modules are compiled only by CircuitPython's own mpy-cross."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import time
+from pathlib import Path
+
+import pytest
+from conftest import ROOT
+from simplay import play_a_solution
+
+from pegboard.cli import main
+from pegboard.deploy import chip_modules, drive_info, is_circuitpy
+from pegboard.settings_merge import merge_settings
+from pegboard.sim import Simulator
+
+BOOT_OUT = ("Adafruit CircuitPython {v} on 2024-11-20; Raspberry Pi Pico with rp2040\n"
+            "Board ID:{board}\nUID:E6616407E3646B2F\n")
+
+
+def fresh_drive(tmp_path: Path, version: str = "9.2.1", board: str = "raspberry_pi_pico",
+                name: str = "CIRCUITPY") -> Path:
+    """A folder as CircuitPython leaves a new drive: boot_out.txt and an empty settings.toml."""
+    d = tmp_path / name
+    d.mkdir()
+    (d / "boot_out.txt").write_text(BOOT_OUT.format(v=version, board=board))
+    (d / "settings.toml").write_text("")
+    (d / "code.py").write_text('print("Hello World!")\n')
+    return d
+
+
+def deploy(capsys, *argv: str) -> tuple[int, str, str]:
+    capsys.readouterr()
+    try:
+        code = main(["deploy", *argv])
+    except SystemExit as e:
+        code = int(e.code or 0)
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
+def test_fresh_drive_plays_and_a_redeploy_keeps_settings_and_restarts(capsys, tmp_path):
+    from pegboard.client import Board as Client
+
+    d = fresh_drive(tmp_path)
+    code, out, _ = deploy(capsys, "--drive", str(d), "--board", "pico", "--no-restart", "--py")
+    assert code == 0, out
+    assert "added PEGBOARD_ROWS" in out and "press its RESET button" in out
+    with Simulator(firmware=d) as sim:
+        with Client(sim.data_path) as c:
+            st = play_a_solution(sim, c)
+            assert st["mode"] == "over" and len(st["pegs"]) == 1 and len(st["moves"]) == 13
+            assert st["brightness"] == 40
+        # the maker's own settings, then a second deploy while the board runs
+        text = (d / "settings.toml").read_text().replace("PEGBOARD_BRIGHTNESS = 40", "PEGBOARD_BRIGHTNESS = 70")
+        (d / "settings.toml").write_text(text + 'CIRCUITPY_WIFI_SSID = "home"\n[extra]\nx = 1\n')
+        before = (d / "settings.toml").read_text()
+        code, out, _ = deploy(capsys, "--drive", str(d), "--board", "pico", "--port", sim.data_path, "--py")
+        assert code == 0 and "the board is restarting" in out, out
+        assert (d / "settings.toml").read_text() == before  # nothing missing: not one byte changed
+        deadline = time.time() + 10
+        while sim.resets < 1 and time.time() < deadline:
+            time.sleep(0.05)
+        assert sim.resets == 1
+        with Client(sim.data_path) as c:
+            deadline = time.time() + 10
+            while True:
+                try:
+                    assert c.request("state")["brightness"] == 70  # the restarted board read them
+                    break
+                except Exception:
+                    if time.time() > deadline:
+                        raise
+                    time.sleep(0.1)
+
+
+def test_pegboard_sim_runs_a_deployed_drive(capsys, tmp_path):
+    import signal
+    import sys
+
+    from pegboard.client import Board as Client
+
+    d = fresh_drive(tmp_path)
+    assert deploy(capsys, "--drive", str(d), "--board", "pico", "--no-restart", "--py")[0] == 0
+    p = subprocess.Popen([sys.executable, "-m", "pegboard", "sim", "--firmware", str(d)], stdout=subprocess.PIPE,
+                         text=True)
+    try:
+        line = p.stdout.readline()  # type: ignore[union-attr]
+        assert line.startswith("data: "), line
+        with Client(line.split(": ", 1)[1].strip(), timeout=10) as c:
+            assert c.request("info")["hint_table"] is True
+    finally:
+        p.send_signal(signal.SIGINT)
+        p.wait(10)
+
+
+def test_a_board_that_cannot_be_reached_gets_a_plain_instruction(capsys, tmp_path):
+    d = fresh_drive(tmp_path)
+    code, out, _ = deploy(capsys, "--drive", str(d), "--py", "--port", str(tmp_path / "no-such-port"))
+    assert code == 0
+    assert "could not restart the board" in out and "unplug and replug" in out
+
+
+def test_only_the_chips_files_are_copied(capsys, tmp_path):
+    d = fresh_drive(tmp_path)
+    (d / "pegfw").mkdir()
+    (d / "pegfw" / "gone.py").write_text("# a module of an older firmware\n")
+    code, out, _ = deploy(capsys, "--drive", str(d), "--no-restart", "--py")
+    assert code == 0
+    on_drive = {p.relative_to(d).as_posix() for p in d.rglob("*") if p.is_file()}
+    assert "lib/adafruit_pixelbuf.py" not in on_drive  # built into CircuitPython on RP2040
+    assert "pegcore/symmetry.py" not in on_drive  # the host's table generator uses it, the chip never
+    assert "pegfw/gone.py" not in on_drive and "removed pegfw/gone.py" in out
+    fw = ROOT / "firmware"
+    assert {p.relative_to(fw).as_posix() for p in (fw / "pegfw").glob("*.py")} <= on_drive
+    assert {"pegfw.more_commands", "pegfw.show_watch", "pegcore.solver", "pegcore.hintfile"} <= set(chip_modules())
+
+
+def test_the_deployed_drive_answers_every_request_kind(capsys, tmp_path):
+    # the on-demand modules (demo, watch, solve, info) load from what deploy copied
+    from pegboard.client import Board as Client
+
+    d = fresh_drive(tmp_path)
+    assert deploy(capsys, "--drive", str(d), "--no-restart", "--py")[0] == 0
+    with Simulator(firmware=d) as sim, Client(sim.data_path) as c:
+        sim.control("fill", empty=5)
+        sim.control("wait_idle")
+        assert c.request("info")["hint_table"] is True
+        assert len(c.request("solve")["moves"]) == 13
+        assert c.request("demo")["moves"]
+        assert c.request("stop")["stopped"] == "demo"
+        assert c.request("watch", speed=5)["speed"] == 5
+        c.request("stop")
+        assert c.request("selftest", seconds=1)["pixels"] == 15
+
+
+def test_circuitpy_is_known_by_boot_out_txt_not_by_name(tmp_path):
+    renamed = fresh_drive(tmp_path, name="PEGBOARD")
+    assert is_circuitpy(renamed)
+    fake = tmp_path / "CIRCUITPY"
+    fake.mkdir()
+    (fake / "boot_out.txt").write_text("made by hand\n")
+    assert not is_circuitpy(fake)
+    assert drive_info(renamed).version == "9.2.1" and drive_info(renamed).board_id == "raspberry_pi_pico"
+
+
+def test_board_choice(capsys, tmp_path):
+    d = fresh_drive(tmp_path, board="adafruit_feather_rp2040")
+    assert deploy(capsys, "--drive", str(d), "--no-restart", "--py")[0] == 0
+    assert '"D4,' in (d / "settings.toml").read_text()  # from boot_out.txt's board id
+    code, _, err = deploy(capsys, "--drive", str(d), "--board", "nano", "--no-restart", "--py")
+    assert code == 2 and "pico-gpio" in err and "shift-74hc165" in err
+
+
+def test_merge_adds_only_whats_missing_where_circuitpython_reads_it():
+    board = (ROOT / "hardware/boards/pico-gpio.toml").read_text()
+    empty = merge_settings("", board, False, "pico")
+    assert len(empty.added) == 10 and "PEGBOARD_SENSOR_PINS" in empty.text
+    mine = '# my wifi\nCIRCUITPY_WIFI_SSID = "home"\nPEGBOARD_SENSORS = "shift"\nPEGBOARD_PIXEL_PIN = "GP22"\n\n[web]\na = 1\n'
+    m = merge_settings(mine, board, False, "pico")
+    assert m.text.startswith('# my wifi\nCIRCUITPY_WIFI_SSID = "home"\nPEGBOARD_SENSORS = "shift"\n'
+                             'PEGBOARD_PIXEL_PIN = "GP22"\n')
+    assert m.text.index("PEGBOARD_ROWS") < m.text.index("[web]")  # top level: os.getenv sees it
+    assert m.text.endswith("[web]\na = 1\n")
+    assert "PEGBOARD_SENSOR_PINS" not in m.added  # a shift-register board has no use for it
+    assert m.kept == ["PEGBOARD_SENSORS", "PEGBOARD_PIXEL_PIN"]
+    assert merge_settings(m.text, board, False, "pico").text == m.text  # a second deploy changes nothing
+    forced = merge_settings(mine, board, True, "pico")
+    assert 'PEGBOARD_PIXEL_PIN = "GP16"' in forced.text and 'CIRCUITPY_WIFI_SSID = "home"' in forced.text
+
+
+def _fake_mpy_cross(tmp_path: Path, banner: str) -> str:
+    exe = tmp_path / "mpy-cross"
+    exe.write_text("#!/bin/sh\necho '%s'\n" % banner)
+    exe.chmod(0o755)
+    return str(exe)
+
+
+def test_micropythons_mpy_cross_is_refused(capsys, tmp_path):
+    d = fresh_drive(tmp_path)
+    mp = _fake_mpy_cross(tmp_path, "MicroPython v1.22.0 on 2023-12-27; mpy-cross emitting mpy v6.2")
+    code, _, err = deploy(capsys, "--drive", str(d), "--no-restart", "--mpy-cross", mp)
+    assert code == 2 and "MicroPython's mpy-cross" in err
+    assert not (d / "pegfw").exists()  # refused before anything was written
+
+
+def test_another_major_versions_mpy_cross_is_refused(capsys, tmp_path):
+    d = fresh_drive(tmp_path, version="8.2.10")
+    cp = _fake_mpy_cross(tmp_path, "CircuitPython 9.2.1 on 2024-11-20; mpy-cross emitting mpy v6.3")
+    code, _, err = deploy(capsys, "--drive", str(d), "--no-restart", "--mpy-cross", cp)
+    assert code == 2 and "runs CircuitPython 8.2.10" in err
+
+
+def test_without_mpy_cross_the_modules_go_as_source_and_it_says_why(capsys, tmp_path, monkeypatch):
+    monkeypatch.setenv("PATH", str(tmp_path / "empty"))
+    monkeypatch.delenv("PEGBOARD_MPY_CROSS", raising=False)
+    monkeypatch.setattr("importlib.util.find_spec", lambda name, *a: None if name == "circuitpython_build_tools"
+                        else _find_spec(name, *a))
+    d = fresh_drive(tmp_path)
+    code, out, _ = deploy(capsys, "--drive", str(d), "--no-restart")
+    assert code == 0 and "copied as .py source: no CircuitPython mpy-cross found" in out
+    assert (d / "pegfw/app.py").exists()
+
+
+_find_spec = __import__("importlib.util").util.find_spec
+
+
+def circuitpython_mpy_cross() -> str | None:
+    """A CircuitPython mpy-cross: $PEGBOARD_MPY_CROSS or `mpy-cross` on PATH, if it is CircuitPython's."""
+    exe = os.environ.get("PEGBOARD_MPY_CROSS") or shutil.which("mpy-cross")
+    if not exe:
+        return None
+    p = subprocess.run([exe, "--version"], capture_output=True, text=True)
+    return exe if p.stdout.startswith("CircuitPython") else None
+
+
+def test_with_circuitpythons_mpy_cross_the_modules_are_mpy(capsys, tmp_path):
+    exe = circuitpython_mpy_cross()
+    if exe is None:
+        pytest.skip("no CircuitPython mpy-cross (set PEGBOARD_MPY_CROSS or put it on PATH); MicroPython's will not do")
+    version = subprocess.run([exe, "--version"], capture_output=True, text=True).stdout.split()[1]
+    d = fresh_drive(tmp_path, version=version)
+    (d / "pegfw").mkdir()
+    (d / "pegfw" / "app.py").write_text("# an older deploy's source, which would shadow app.mpy\n")
+    code, out, _ = deploy(capsys, "--drive", str(d), "--no-restart", "--mpy-cross", exe)
+    assert code == 0 and "compiled to .mpy" in out
+    assert not list((d / "pegfw").glob("*.py")) and not list((d / "pegcore").glob("*.py"))
+    for mpy in list((d / "pegfw").glob("*.mpy")) + list((d / "pegcore").glob("*.mpy")):
+        assert mpy.read_bytes()[:1] == b"C", mpy  # CircuitPython's format
+    assert (d / "code.py").read_text() == (ROOT / "firmware/code.py").read_text()  # code.py stays source
+    from pegboard.sim import SimError
+
+    with pytest.raises(SimError, match="deploy it with --py"):
+        Simulator(firmware=d)
