@@ -13,14 +13,20 @@ from pegboard.client import Board, BoardError, NoBoard
 from pegboard.render import render_board
 
 
+PORT_HELP = "serial device path or pyserial URL (default: a plugged-in board, else a running `pegboard sim`)"
+
+
 def add_port(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--port", help="serial device path or pyserial URL (default: find the board)")
+    p.add_argument("--port", help=PORT_HELP)
     p.add_argument("--json", action="store_true", help="machine-readable output")
 
 
 def connect(args: argparse.Namespace) -> Board:
+    """The board on --port, else a plugged-in board, else a running `pegboard sim`."""
+    from pegboard.ports import find_board_or_sim
+
     try:
-        return Board(args.port).open()
+        return Board(args.port, finder=find_board_or_sim).open()
     except NoBoard as e:
         print("pegboard: %s" % e, file=sys.stderr)
         raise SystemExit(1) from None

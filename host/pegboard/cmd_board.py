@@ -31,12 +31,17 @@ def register(sub: argparse._SubParsersAction) -> None:
 def ports(args: argparse.Namespace) -> int:
     from pegboard.ports import candidates
 
+    from pegboard.sim.runtime_file import running
+
     found = candidates()
-    if not found:
-        print("no CircuitPython boards found (try `pegboard sim` for the simulated one)")
+    sims = running()
+    if not found and not sims:
+        print("no CircuitPython boards found, and no simulator running (try `pegboard sim`)")
         return 1
     for c in found:
         print("%-20s %-6s %s" % (c.device, "data" if c.data_port else "", c.description))
+    for s in sims:
+        print("%-20s %-6s pegboard sim (pid %d, control port %s)" % (s["data"], "data", s["pid"], s["control"]))
     return 0
 
 

@@ -46,3 +46,14 @@ def find_data_port() -> str | None:
         if len(group) == 2:
             return sorted(group, key=lambda c: c.device)[1].device
     return None
+
+
+def find_board_or_sim() -> str | None:
+    """A plugged-in board's data port, else the data port of a running `pegboard sim`."""
+    port = find_data_port()
+    if port:
+        return port
+    from pegboard.sim.runtime_file import find_running
+
+    sim = find_running()
+    return sim["data"] if sim else None

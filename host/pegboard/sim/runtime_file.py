@@ -1,0 +1,81 @@
+"""How `pegboard` commands find a running `pegboard sim` without --port: the simulator writes a small
+JSON file per process into the user's runtime folder while it runs (and removes it when it ends),
+next to a symlink to its data port that it re-points after `replug`, so the port path never changes.
+
+The folder is $XDG_RUNTIME_DIR/pegboard, else <temp dir>/pegboard-<uid>. A file whose process is
+gone (a simulator killed with SIGKILL) is ignored and removed by the next reader."""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+
+def runtime_dir() -> Path:
+    base = os.environ.get("XDG_RUNTIME_DIR")
+    d = Path(base) / "pegboard" if base and os.path.isdir(base) else \
+        Path(tempfile.gettempdir()) / ("pegboard-%d" % os.getuid())
+    d.mkdir(mode=0o700, parents=True, exist_ok=True)
+    return d
+
+
+def data_link_path(pid: int | None = None) -> str:
+    """Where `pegboard sim` keeps its stable data-port symlink by default."""
+    return str(runtime_dir() / ("sim-%d-data" % (pid or os.getpid())))
+
+
+def write(data: str, control: str) -> Path:
+    path = runtime_dir() / ("sim-%d.json" % os.getpid())
+    tmp = path.with_suffix(".tmp")
+    tmp.write_text(json.dumps({"pid": os.getpid(), "data": data, "control": control, "started": time.time()}))
+    os.replace(tmp, path)
+    return path
+
+
+def remove(path: Path) -> None:
+    try:
+        path.unlink()
+    except OSError:
+        pass
+
+
+def _alive(pid: Any) -> bool:
+    if not isinstance(pid, int) or pid <= 0:
+        return False
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def running() -> list[dict[str, Any]]:
+    """The simulators running now, newest first: {"pid", "data", "control", "started"}."""
+    out = []
+    try:
+        files = list(runtime_dir().glob("sim-*.json"))
+    except OSError:
+        return []
+    for f in files:
+        try:
+            info = json.loads(f.read_text())
+        except (OSError, ValueError):
+            continue
+        if not isinstance(info, dict) or not _alive(info.get("pid")):
+            remove(f)
+            continue
+        if isinstance(info.get("data"), str) and isinstance(info.get("control"), str):
+            out.append(info)
+    out.sort(key=lambda i: -float(i.get("started") or 0))
+    return out
+
+
+def find_running() -> dict[str, Any] | None:
+    found = running()
+    return found[0] if found else None
