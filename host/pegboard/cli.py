@@ -1,7 +1,10 @@
 """`pegboard` command line: one small module per command (cmd_*.py), each with
 `register(subparsers)` that adds its parser and sets `func(args) -> int`.
 
-Exit codes: 0 ok, 1 the operation failed (no solution, board not answering), 2 bad usage/input.
+Exit codes, the same for every command and written at the end of each one's --help: 0 done,
+1 the board or the solver said no (or no board was found), 2 bad usage or input, 130 interrupted
+by Ctrl-C (after stopping what the command started on the board). With --json a failure is also a
+JSON object on stdout: {"ok": false, "error": CODE, "message": ...}.
 """
 
 from __future__ import annotations
@@ -30,10 +33,25 @@ class UsageError(Exception):
     """Bad input from the user: printed as `pegboard: error: ...` with exit code 2."""
 
 
+EXIT_STATUS = ("exit status: 0 done, 1 the board or the solver said no (or no board was found), "
+               "2 bad usage or input, 130 interrupted by Ctrl-C")
+
+
 class _Parser(argparse.ArgumentParser):
+    json_errors = False  # set by main when --json is on the command line
+
     def error(self, message: str) -> None:  # type: ignore[override]
+        if self.json_errors:
+            _json_failure("usage", "%s: %s" % (self.prog, message))
+            self.exit(2)
         self.print_usage(sys.stderr)
         self.exit(2, "%s: error: %s\n" % (self.prog, message))
+
+
+def _json_failure(code: str, message: str) -> None:
+    import json
+
+    print(json.dumps({"ok": False, "error": code, "message": message}), flush=True)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -42,34 +60,53 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     for name in COMMANDS:
         importlib.import_module("pegboard." + name).register(sub)
+    for p in _all_parsers(sub):
+        if not p.epilog:
+            p.epilog = EXIT_STATUS
     return parser
 
 
+def _all_parsers(sub: argparse._SubParsersAction) -> list[argparse.ArgumentParser]:
+    out = []
+    for p in sub.choices.values():
+        out.append(p)
+        for action in p._actions:
+            if isinstance(action, argparse._SubParsersAction):
+                out.extend(_all_parsers(action))
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    _Parser.json_errors = "--json" in argv
     parser = build_parser()
     args = parser.parse_args(argv)
     if not getattr(args, "func", None):
         parser.print_help()
         return 2
+    as_json = bool(getattr(args, "json", False))
     try:
         code = int(args.func(args) or 0)
         sys.stdout.flush()  # a closed pipe shows here, not as noise when Python exits
         return code
     except UsageError as e:
-        print("pegboard: error: %s" % e, file=sys.stderr)
+        if as_json:
+            _json_failure("usage", str(e))
+        else:
+            print("pegboard: error: %s" % e, file=sys.stderr)
         return 2
     except BrokenPipeError:
         # the reader went away (`pegboard solve ... | head`): stop quietly, as cat does
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
         return 0
+    except KeyboardInterrupt:
+        return 130
     except Exception as e:
         from pegboard.client import BoardError
 
         if isinstance(e, BoardError):  # the board said no, or went quiet: not a crash
             from pegboard.boardargs import fail
 
-            return fail(e)
+            return fail(e, as_json)
         raise
-    except KeyboardInterrupt:
-        return 130
