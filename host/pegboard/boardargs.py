@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import stat
 import sys
-from typing import Any
+from typing import Any, Iterator
 
 from pegcore.geometry import Board as Geometry
 from pegcore.rules import mask_of
@@ -84,6 +85,21 @@ def fail(e: BoardError, as_json: bool = False) -> int:
     else:
         print("pegboard: %s" % message, file=sys.stderr)
     return 1
+
+
+@contextlib.contextmanager
+def stopped_on_interrupt(board: Board, what: str) -> Iterator[None]:
+    """Ctrl-C while following something this command started on the board (a demo, guide, solver
+    show or self-test) stops it there too, then ends the command (exit status 130)."""
+    try:
+        yield
+    except KeyboardInterrupt:
+        try:
+            board.request("stop", timeout=1.0)
+            print("\nstopped the %s on the board" % what, file=sys.stderr, flush=True)
+        except BoardError as e:
+            print("\ncould not stop the %s on the board: %s" % (what, e), file=sys.stderr, flush=True)
+        raise
 
 
 def describe_state(state: dict[str, Any]) -> str:

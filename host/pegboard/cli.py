@@ -34,7 +34,8 @@ class UsageError(Exception):
 
 
 EXIT_STATUS = ("exit status: 0 done, 1 the board or the solver said no (or no board was found), "
-               "2 bad usage or input, 130 interrupted by Ctrl-C")
+               "2 bad usage or input, 130 interrupted by Ctrl-C (what the command started on the board "
+               "is stopped first)")
 
 
 class _Parser(argparse.ArgumentParser):

@@ -6,7 +6,7 @@ import argparse
 import json
 import time
 
-from pegboard.boardargs import add_port, connect, describe_state
+from pegboard.boardargs import add_port, connect, describe_state, stopped_on_interrupt
 from pegboard.render import move_text
 
 
@@ -81,10 +81,12 @@ def selftest(args: argparse.Namespace) -> int:
     with connect(args) as b:
         r = b.request("selftest", seconds=args.seconds)
         print("LED chase running on %d pixels; pegs now: %s" % (r["pixels"], r["pegs"] or "none"))
-        print("lift and place pegs: each sensor change is shown for %d s" % args.seconds)
+        print("lift and place pegs: each sensor change is shown for %d s (Ctrl-C stops)" % args.seconds,
+              flush=True)
         end = time.monotonic() + args.seconds
-        while time.monotonic() < end:
-            for e in b.poll(0.2):
-                if e.get("event") in ("lift", "place"):
-                    print("  %s %d" % (e["event"], e["hole"]), flush=True)
+        with stopped_on_interrupt(b, "self-test"):
+            while time.monotonic() < end:
+                for e in b.poll(0.2):
+                    if e.get("event") in ("lift", "place"):
+                        print("  %s %d" % (e["event"], e["hole"]), flush=True)
     return 0

@@ -16,9 +16,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     plate.add_argument("--pitch", type=float, default=25.0, help="hole spacing in mm (default 25)")
     plate.add_argument("--hole", type=float, default=6.5, help="peg hole diameter in mm (default 6.5)")
     plate.add_argument("--margin", type=float, default=20.0, help="border around the holes in mm (default 20)")
+    plate.add_argument("-o", "--output", metavar="FILE", help="write the SVG to FILE (default: standard output)")
     plate.set_defaults(func=run_plate)
     wiring = hw.add_parser("wiring", help="wiring diagram SVG for a board file")
     wiring.add_argument("settings", help="a settings.toml, e.g. hardware/boards/pico-gpio.toml")
+    wiring.add_argument("-o", "--output", metavar="FILE", help="write the SVG to FILE (default: standard output)")
     wiring.set_defaults(func=run_wiring)
 
 
@@ -26,10 +28,25 @@ def run_plate(args: argparse.Namespace) -> int:
     from pegboard.plate import plate_svg
 
     try:
-        sys.stdout.write(plate_svg(args.rows, args.pitch, args.hole, margin=args.margin))
+        svg = plate_svg(args.rows, args.pitch, args.hole, margin=args.margin)
     except ValueError as e:
         raise UsageError(str(e)) from None
+    _write(svg, args.output)
     return 0
+
+
+def _write(svg: str, path: str | None) -> None:
+    if path is None:
+        sys.stdout.write(svg)
+        return
+    if not path.lower().endswith(".svg"):
+        raise UsageError("-o %s: the file name must end in .svg" % path)
+    try:
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(svg)
+    except OSError as e:
+        raise UsageError("cannot write %s: %s" % (path, e.strerror)) from None
+    print("wrote %s" % path, file=sys.stderr)
 
 
 def run_wiring(args: argparse.Namespace) -> int:
@@ -38,7 +55,8 @@ def run_wiring(args: argparse.Namespace) -> int:
 
     try:
         settings = read_settings(args.settings)
-        sys.stdout.write(wiring_svg(settings, "pegboard wiring: %s" % args.settings))
-    except (OSError, SettingsError, KeyError) as e:
+        svg = wiring_svg(settings, "pegboard wiring: %s" % args.settings)
+    except (OSError, SettingsError, KeyError, ValueError) as e:
         raise UsageError("cannot draw %s: %s" % (args.settings, e)) from None
+    _write(svg, args.output)
     return 0

@@ -37,7 +37,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                       help="a solution with the fewest moves (a run of jumps by one peg is one move; up to 6 rows)")
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.add_argument("--svg", metavar="FILE", help="also draw the solution step by step into an SVG file")
-    p.add_argument("--gif", metavar="FILE", help="also animate the solution into a GIF file")
+    p.add_argument("--gif", metavar="FILE",
+                   help="also animate the solution into a GIF file (FILE.gif, 480 px wide or more)")
     p.set_defaults(func=run)
 
 
@@ -61,6 +62,10 @@ def _parse(args: argparse.Namespace) -> tuple[Board, list[int]]:
     if args.min_moves and board.rows >= 7:
         raise UsageError("--min-moves on %d rows is out of reach here (too many positions); "
                          "leave it out to get one solution" % board.rows)
+    if args.gif and not args.gif.lower().endswith(".gif"):
+        raise UsageError("--gif %s: the file name must end in .gif (it is an animated GIF)" % args.gif)
+    if args.svg and not args.svg.lower().endswith(".svg"):
+        raise UsageError("--svg %s: the file name must end in .svg" % args.svg)
     if (args.svg or args.gif) and (args.count or args.all or args.empty == "all"):
         raise UsageError("--svg/--gif draw one solution: use them with a single --empty and no --count/--all")
     return board, empties
