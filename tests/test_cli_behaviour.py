@@ -153,3 +153,28 @@ def test_gif_refuses_other_suffixes_and_draws_a_readable_picture(tmp_path, cli):
     rgb = img.convert("RGB")
     green = [x for x in range(img.size[0]) for y in range(0, img.size[1], 4) if rgb.getpixel((x, y)) == (46, 139, 87)]
     assert max(green) - min(green) >= 40
+
+
+def test_monitor_shows_both_directions_of_commands_that_go_through_its_tap(sim, tmp_path):
+    env = dict(os.environ, XDG_RUNTIME_DIR=str(tmp_path))
+    mon = subprocess.Popen([sys.executable, "-m", "pegboard", "monitor", "--port", sim.data_path],
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    first = mon.stdout.readline()
+    assert "tap: " in first, first + mon.stderr.read()
+    # no --port: the monitor's tap is found and used
+    p = subprocess.run([sys.executable, "-m", "pegboard", "state", "--json"], capture_output=True, text=True,
+                       env=env, timeout=30)
+    assert p.returncode == 0 and json.loads(p.stdout)["empty_start"] == 4
+    sim.control("lift", hole=5)
+    sim.control("wait_idle")
+    sim.control("place", hole=5)
+    sim.control("wait_idle")
+    time.sleep(0.2)
+    mon.send_signal(signal.SIGINT)
+    out, err = mon.communicate(timeout=10)
+    assert mon.returncode == 0 and "Traceback" not in err
+    lines = out.splitlines()
+    assert any(line.startswith("→ state") for line in lines)
+    assert any(line.startswith("← reply") and "empty_start=4" in line for line in lines)
+    assert any(line.startswith("← #") and "lift" in line and "hole=5" in line for line in lines)
+    assert not list((tmp_path / "pegboard").glob("tap-*")), "the tap's runtime file is removed"

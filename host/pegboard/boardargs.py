@@ -32,7 +32,15 @@ def connect(args: argparse.Namespace) -> Board:
 
     if args.port is not None:
         check_port(args.port)
-    return Board(args.port, finder=find_board_or_sim).open()
+    try:
+        return Board(args.port, finder=find_board_or_sim).open()
+    except NoBoard as e:
+        if "exclusively lock" in str(e) or "Resource temporarily unavailable" in str(e):
+            port = str(e).split(": ", 1)[0].replace("cannot open ", "")
+            raise NoBoard("%s is in use by another program (a `pegboard mirror`?). One program at a time "
+                          "can hold the board: to watch it beside others, run `pegboard monitor` and let "
+                          "the others go through its tap" % port, "busy_port") from None
+        raise
 
 
 def check_port(port: str) -> None:

@@ -37,6 +37,10 @@ EXIT_STATUS = ("exit status: 0 done, 1 the board or the solver said no (or no bo
                "2 bad usage or input, 130 interrupted by Ctrl-C (what the command started on the board "
                "is stopped first)")
 
+# for the commands that run until stopped (mirror, monitor): Ctrl-C is how they end
+EXIT_STATUS_UNTIL_STOPPED = ("exit status: 0 quit or stopped by Ctrl-C, 1 no board found or the link was lost, "
+                             "2 bad usage or input")
+
 
 class _Parser(argparse.ArgumentParser):
     json_errors = False  # set by main when --json is on the command line

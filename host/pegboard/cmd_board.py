@@ -41,7 +41,7 @@ def ports(args: argparse.Namespace) -> int:
     for c in found:
         print("%-20s %-6s %s" % (c.device, "data" if c.data_port else "", c.description))
     for s in sims:
-        print("%-20s %-6s pegboard sim (pid %d, control port %s)" % (s["data"], "data", s["pid"], s["control"]))
+        print("%-20s %-6s pegboard sim (pid %d, control port %s)" % (s["data"], "data", s["pid"], s.get("control")))
     return 0
 
 

@@ -7,6 +7,7 @@ import os
 import sys
 import time
 
+from pegboard.cli import EXIT_STATUS_UNTIL_STOPPED
 from pegboard.boardargs import PORT_HELP, connect, describe_state
 from pegboard.client import Board, BoardError
 from pegboard.render import move_text
@@ -20,7 +21,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                                    "and keys for hint, demo, solver show, stop, new game and a solution browser. "
                                    "On a running `pegboard sim` clicking a hole moves a peg. Without a terminal "
                                    "(or with --plain) it prints the events and the board after each change.",
-                       epilog="exit status: 0 quit, 1 no board found or the link was lost, 2 bad usage")
+                       epilog=EXIT_STATUS_UNTIL_STOPPED)
     p.add_argument("--port", help=PORT_HELP)
     p.add_argument("--plain", action="store_true", help="print text frames instead (logs, non-terminals)")
     p.set_defaults(func=mirror)
@@ -43,7 +44,7 @@ def _hand_for(port: str | None):
     from pegboard.sim.runtime_file import running
 
     for sim in running():
-        if port and os.path.realpath(sim["data"]) == os.path.realpath(port):
+        if port and sim.get("control") and os.path.realpath(sim["data"]) == os.path.realpath(port):
             return Hand(sim["control"])
     return None
 

@@ -49,11 +49,15 @@ def find_data_port() -> str | None:
 
 
 def find_board_or_sim() -> str | None:
-    """A plugged-in board's data port, else the data port of a running `pegboard sim`."""
+    """A running `pegboard monitor`'s tap (it holds the board's port: the way to the board goes
+    through it), else a plugged-in board's data port, else a running `pegboard sim`'s."""
+    from pegboard.sim.runtime_file import find_running
+
+    tap = find_running("tap")
+    if tap:
+        return tap["data"]
     port = find_data_port()
     if port:
         return port
-    from pegboard.sim.runtime_file import find_running
-
-    sim = find_running()
+    sim = find_running("sim")
     return sim["data"] if sim else None

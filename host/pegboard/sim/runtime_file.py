@@ -1,6 +1,7 @@
-"""How `pegboard` commands find a running `pegboard sim` without --port: the simulator writes a small
-JSON file per process into the user's runtime folder while it runs (and removes it when it ends),
-next to a symlink to its data port that it re-points after `replug`, so the port path never changes.
+"""How `pegboard` commands find a running `pegboard sim` (or `pegboard monitor`'s tap) without
+--port: the simulator writes a small JSON file per process into the user's runtime folder while it
+runs (and removes it when it ends), next to a symlink to its data port that it re-points after
+`replug`, so the port path never changes. A monitor writes one for its tap the same way.
 
 The folder is $XDG_RUNTIME_DIR/pegboard, else <temp dir>/pegboard-<uid>. A file whose process is
 gone (a simulator killed with SIGKILL) is ignored and removed by the next reader."""
@@ -28,8 +29,9 @@ def data_link_path(pid: int | None = None) -> str:
     return str(runtime_dir() / ("sim-%d-data" % (pid or os.getpid())))
 
 
-def write(data: str, control: str) -> Path:
-    path = runtime_dir() / ("sim-%d.json" % os.getpid())
+def write(data: str, control: str | None, kind: str = "sim") -> Path:
+    """Announce a port: kind "sim" (data and control ports) or "tap" (a monitor's tap)."""
+    path = runtime_dir() / ("%s-%d.json" % (kind, os.getpid()))
     tmp = path.with_suffix(".tmp")
     tmp.write_text(json.dumps({"pid": os.getpid(), "data": data, "control": control, "started": time.time()}))
     os.replace(tmp, path)
@@ -55,11 +57,11 @@ def _alive(pid: Any) -> bool:
     return True
 
 
-def running() -> list[dict[str, Any]]:
-    """The simulators running now, newest first: {"pid", "data", "control", "started"}."""
+def running(kind: str = "sim") -> list[dict[str, Any]]:
+    """The simulators (or taps) running now, newest first: {"pid", "data", "control", "started"}."""
     out = []
     try:
-        files = list(runtime_dir().glob("sim-*.json"))
+        files = list(runtime_dir().glob("%s-*.json" % kind))
     except OSError:
         return []
     for f in files:
@@ -70,12 +72,12 @@ def running() -> list[dict[str, Any]]:
         if not isinstance(info, dict) or not _alive(info.get("pid")):
             remove(f)
             continue
-        if isinstance(info.get("data"), str) and isinstance(info.get("control"), str):
+        if isinstance(info.get("data"), str):
             out.append(info)
     out.sort(key=lambda i: -float(i.get("started") or 0))
     return out
 
 
-def find_running() -> dict[str, Any] | None:
-    found = running()
+def find_running(kind: str = "sim") -> dict[str, Any] | None:
+    found = running(kind)
     return found[0] if found else None

@@ -33,7 +33,8 @@ class SimError(Exception):
     pass
 
 
-def _raw_pty() -> tuple[int, int, str]:
+def raw_pty() -> tuple[int, int, str]:
+    """A pseudo-terminal in raw mode: (master fd, slave fd, slave path)."""
     master, slave = pty.openpty()
     tty.setraw(slave)
     tty.setraw(master)
@@ -112,8 +113,8 @@ class Simulator:
         self._stop = threading.Event()
         self._lock = threading.Lock()
         self._wake_r, self._wake_w = os.pipe()
-        self.data_master, self._data_slave, self.data_path = _raw_pty()
-        self.ctl_master, self._ctl_slave, self.control_path = _raw_pty()
+        self.data_master, self._data_slave, self.data_path = raw_pty()
+        self.ctl_master, self._ctl_slave, self.control_path = raw_pty()
         self._hand: Any = None  # pegboard.sim.hand.Hand, opened by control()
         self._update_link()
         self._thread: threading.Thread | None = None
@@ -357,7 +358,7 @@ class Simulator:
     def _replug(self) -> None:
         if self.connected:
             return
-        self.data_master, self._data_slave, self.data_path = _raw_pty()
+        self.data_master, self._data_slave, self.data_path = raw_pty()
         self._update_link()
         self.connected = True
         self._to_child({"t": "link", "up": True})
