@@ -178,3 +178,23 @@ def test_monitor_shows_both_directions_of_commands_that_go_through_its_tap(sim, 
     assert any(line.startswith("← reply") and "empty_start=4" in line for line in lines)
     assert any(line.startswith("← #") and "lift" in line and "hole=5" in line for line in lines)
     assert not list((tmp_path / "pegboard").glob("tap-*")), "the tap's runtime file is removed"
+
+
+def test_mirror_plain_prints_each_move_in_words_and_the_board_after_it():
+    from pegboard.sim import Simulator
+
+    with Simulator() as s:
+        s.control("fill", empty=1)
+        s.control("wait_idle")
+        p = subprocess.Popen([sys.executable, "-m", "pegboard", "mirror", "--plain", "--port", s.data_path],
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        assert p.stdout.readline().strip() == "○"  # the first picture's top row: hole 1 empty
+        for cmd, hole in (("lift", 4), ("place", 1), ("lift", 2)):
+            s.control(cmd, hole=hole)
+            s.control("wait_idle")
+        time.sleep(0.3)
+        p.send_signal(signal.SIGINT)
+        out, err = p.communicate(timeout=10)
+    assert p.returncode == 0 and "Traceback" not in err
+    after = out.split("4 → 1 over 2 (13 pegs left)\n", 1)[1]
+    assert after.startswith("    ●\n   ○ ●\n  ○ ● ●\n") and "moves: 4-1" in after
