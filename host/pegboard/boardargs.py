@@ -35,6 +35,9 @@ def connect(args: argparse.Namespace) -> Board:
     try:
         return Board(args.port, finder=find_board_or_sim).open()
     except NoBoard as e:
+        if args.port is None and str(e).startswith("no board found"):
+            raise NoBoard("no board found: plug one in, start the simulated one (`pegboard sim`), or give "
+                          "--port (a device path or pyserial URL)", "no_board") from None
         if "exclusively lock" in str(e) or "Resource temporarily unavailable" in str(e):
             port = str(e).split(": ", 1)[0].replace("cannot open ", "")
             raise NoBoard("%s is in use by another program (a `pegboard mirror`?). One program at a time "
