@@ -33,13 +33,15 @@ class SimError(Exception):
     pass
 
 
-def raw_pty() -> tuple[int, int, str]:
-    """A pseudo-terminal in raw mode: (master fd, slave fd, slave path)."""
+def _raw_pty() -> tuple[int, int, str]:
     master, slave = pty.openpty()
     tty.setraw(slave)
     tty.setraw(master)
     os.set_blocking(master, False)
     return master, slave, os.ttyname(slave)
+
+
+raw_pty = _raw_pty  # a raw pseudo-terminal (master fd, slave fd, path): also the monitor's tap
 
 
 def _lib_dir() -> str:
@@ -113,8 +115,8 @@ class Simulator:
         self._stop = threading.Event()
         self._lock = threading.Lock()
         self._wake_r, self._wake_w = os.pipe()
-        self.data_master, self._data_slave, self.data_path = raw_pty()
-        self.ctl_master, self._ctl_slave, self.control_path = raw_pty()
+        self.data_master, self._data_slave, self.data_path = _raw_pty()
+        self.ctl_master, self._ctl_slave, self.control_path = _raw_pty()
         self._hand: Any = None  # pegboard.sim.hand.Hand, opened by control()
         self._update_link()
         self._thread: threading.Thread | None = None
@@ -358,7 +360,7 @@ class Simulator:
     def _replug(self) -> None:
         if self.connected:
             return
-        self.data_master, self._data_slave, self.data_path = raw_pty()
+        self.data_master, self._data_slave, self.data_path = _raw_pty()
         self._update_link()
         self.connected = True
         self._to_child({"t": "link", "up": True})
