@@ -144,7 +144,7 @@ def test_layout_at_80x24_shows_every_footer_key_and_the_whole_solution_browser()
     asyncio.run(scenario())
 
 
-def test_quitting_stops_the_demo_the_ui_started():
+def test_quitting_with_ctrl_c_stops_the_demo_the_ui_started():
     async def scenario():
         with _filled_sim() as sim:
             board = Board(sim.data_path)
@@ -154,7 +154,7 @@ def test_quitting_stops_the_demo_the_ui_started():
                 await pilot.press("d")
                 await _until(pilot, lambda: "demo 1:" in _log(app), "the demo's first step")
                 assert app.state["mode"] == "demo"
-                await pilot.press("q")
+                await pilot.press("ctrl+c")  # quits, as Ctrl-C does in every command
             with Board(sim.data_path) as b:
                 assert b.request("state")["mode"] == "play"
 

@@ -97,6 +97,7 @@ class BoardApp(App[int]):
         Binding("left_square_bracket", "back", "step back", show=False),
         Binding("right_square_bracket", "forward", "step on", show=False),
         Binding("space", "step", "solver step", show=False),
+        Binding("ctrl+c", "quit", "Quit", show=False, priority=True),  # as in every other command
     ]
 
     def __init__(self, board: Board, hand: Callable[..., dict[str, Any]] | None = None,
