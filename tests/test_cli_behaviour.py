@@ -66,6 +66,11 @@ def test_board_refusals_count_moves_from_1(sim, capsys):
     assert fail(e.value, as_json=True) == 1
     obj = json.loads(capsys.readouterr().out)
     assert obj["error"] == "illegal_move" and obj["move"] == 2 and obj["message"].startswith("move 2 ")
+    # an argument the board refuses is bad input (2); a board that says no otherwise is 1
+    with Board(sim.data_path) as b:
+        with pytest.raises(BoardError) as e:
+            b.request("brightness", value=0)
+    assert e.value.code == "bad_args" and fail(e.value) == 2
 
 
 def test_a_file_for_another_board_size_names_both_sizes(sim, tmp_path, cli):

@@ -76,7 +76,8 @@ def check_port(port: str) -> None:
 
 
 def fail(e: BoardError, as_json: bool = False) -> int:
-    """Report a board error (cli.main calls this for any BoardError): exit code 1. With --json,
+    """Report a board error (cli.main calls this for any BoardError): exit code 1, or 2 when the
+    board refused an argument as bad input. With --json,
     a JSON object on stdout, {"ok": false, "error": CODE, "message": ...}."""
     message = str(e)
     if e.code == "illegal_move" and isinstance(e.reply.get("step"), int):
@@ -95,7 +96,11 @@ def fail(e: BoardError, as_json: bool = False) -> int:
               file=sys.stderr)
     else:
         print("pegboard: %s" % message, file=sys.stderr)
-    return 1
+    # the board refusing an argument the user gave is bad input, like a usage error
+    return 2 if e.code in BAD_INPUT_CODES else 1
+
+
+BAD_INPUT_CODES = ("bad_args", "bad_json", "line_too_long")
 
 
 @contextlib.contextmanager

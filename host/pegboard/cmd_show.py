@@ -29,7 +29,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(func=guide)
     p = sub.add_parser("watch", help="watch the solver search on the board's LEDs")
     add_port(p)
-    p.add_argument("--speed", type=int, default=150, help="ms per step (default 150)")
+    p.add_argument("--speed", type=int, default=150, help="ms per step, 1..10000 (default 150)")
     p.add_argument("--step", action="store_true", help="single-step: each button press (or Enter) is one step")
     p.set_defaults(func=watch)
 
@@ -103,6 +103,8 @@ def guide(args: argparse.Namespace) -> int:
 
 
 def watch(args: argparse.Namespace) -> int:
+    if not 1 <= args.speed <= 10000:
+        raise UsageError("--speed must be 1..10000 ms per step (--step for single steps)")
     with connect(args) as b:
         b.request("watch", **({"step": True} if args.step else {"speed": args.speed}))
         with stopped_on_interrupt(b, "solver show"):
