@@ -105,14 +105,16 @@ def test_deep_and_huge_files_get_a_clear_message(tmp_path):
         assert p.returncode == 2 and "nested 5000 levels deep" in p.stderr and "Traceback" not in p.stderr
 
 
-@pytest.mark.parametrize("argv,what", [(["demo"], "demo"), (["watch"], "solver show"),
-                                       (["selftest", "--seconds", "60"], "self-test")])
-def test_ctrl_c_stops_what_the_command_started(sim, argv, what):
+@pytest.mark.parametrize("argv,what,sig", [(["demo"], "demo", signal.SIGINT),
+                                           (["watch"], "solver show", signal.SIGINT),
+                                           (["selftest", "--seconds", "60"], "self-test", signal.SIGINT),
+                                           (["watch"], "solver show", signal.SIGTERM)])
+def test_ctrl_c_or_kill_stops_what_the_command_started(sim, argv, what, sig):
     p = subprocess.Popen([sys.executable, "-m", "pegboard", *argv, "--port", sim.data_path],
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     assert p.stdout.readline()  # it has started (the port is its own until it ends)
     time.sleep(0.3)
-    p.send_signal(signal.SIGINT)
+    p.send_signal(sig)
     _out, err = p.communicate(timeout=10)
     assert p.returncode == 130 and "stopped the %s on the board" % what in err and "Traceback" not in err
     with Board(sim.data_path) as b:

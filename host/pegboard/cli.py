@@ -10,9 +10,13 @@ JSON object on stdout: {"ok": false, "error": CODE, "message": ...}.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib
 import os
+import signal
 import sys
+import threading
+from typing import Iterator
 
 from pegboard import __version__
 
@@ -90,6 +94,29 @@ def main(argv: list[str] | None = None) -> int:
         parser.print_help()
         return 2
     as_json = bool(getattr(args, "json", False))
+    with _sigterm_as_interrupt():
+        return _run(args, as_json)
+
+
+@contextlib.contextmanager
+def _sigterm_as_interrupt() -> Iterator[None]:
+    """SIGTERM (`kill`, `timeout`) ends a command as Ctrl-C does: what it started on the board is
+    stopped first."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def interrupt(*_: object) -> None:
+        raise KeyboardInterrupt
+
+    old = signal.signal(signal.SIGTERM, interrupt)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, old)
+
+
+def _run(args: argparse.Namespace, as_json: bool) -> int:
     try:
         code = int(args.func(args) or 0)
         sys.stdout.flush()  # a closed pipe shows here, not as noise when Python exits

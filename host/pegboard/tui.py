@@ -241,7 +241,7 @@ class BoardApp(App[int]):
         if mode == "setup":
             lines = ["setting up: %d pegs. A game starts when every hole but one holds a peg." % pegs]
         else:
-            lines = ["%s   %d pegs   start: hole %s" % (MODE_WORDS.get(mode, mode), pegs, st.get("empty_start"))]
+            lines = ["%s: %d pegs, from hole %s" % (MODE_WORDS.get(mode, mode), pegs, st.get("empty_start"))]
         if st.get("moves"):
             lines.append("moves: " + " ".join("%d-%d" % (m[0], m[2]) for m in st["moves"][-6:]))
         if st.get("illegal"):
