@@ -161,10 +161,10 @@ class BoardApp(App[int]):
     def _from_link(self, item: tuple[Any, ...]) -> None:
         self.post_message(LinkMessage(item))  # thread-safe: runs on_link_message in the UI
 
-    def on_link_message(self, msg: LinkMessage) -> None:
+    async def on_link_message(self, msg: LinkMessage) -> None:
         kind = msg.item[0]
         if kind == "info":
-            self._set_info(msg.item[1])
+            await self._set_info(msg.item[1])
         elif kind == "state":
             self._show_state(msg.item[1])
         elif kind == "events":
@@ -180,7 +180,7 @@ class BoardApp(App[int]):
     def logline(self, text: str) -> None:
         self.query_one("#log", RichLog).write(text)
 
-    def _set_info(self, info: dict[str, Any]) -> None:
+    async def _set_info(self, info: dict[str, Any]) -> None:
         self.info = info
         self.logline("connected: firmware %s on %s, %s holes" % (info.get("firmware"), info.get("runtime"),
                                                                   info.get("holes")))
@@ -188,8 +188,8 @@ class BoardApp(App[int]):
         if isinstance(rows, int) and rows != self.rows:
             self.rows = rows
             box = self.query_one("#board", Vertical)
-            box.remove_children()
-            box.mount(*self._hole_rows())
+            await box.remove_children()  # the old holes' ids must be gone before the new ones come
+            await box.mount(*self._hole_rows())
             self.query_one("#left").styles.width = self._left_width()
 
     def _event(self, e: dict[str, Any]) -> None:
