@@ -11,7 +11,7 @@ from pegboard.render import move_text
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("ports", help="list the CircuitPython serial ports found")
+    p = sub.add_parser("ports", help="list the boards found: CircuitPython serial ports and running simulators")
     p.set_defaults(func=ports)
     p = sub.add_parser("state", help="show the board's pegs, mode and moves")
     add_port(p)

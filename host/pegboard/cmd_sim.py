@@ -44,8 +44,8 @@ def run(args: argparse.Namespace) -> int:
     kw = {}
     if args.firmware:
         kw["firmware"] = args.firmware
-    link = args.link or runtime_file.data_link_path()
     try:
+        link = args.link or runtime_file.data_link_path()
         sim = Simulator(settings=args.settings, runtime=args.runtime, heap=args.heap, link=link,
                         console=args.console, **kw)
     except (SimError, SettingsError, OSError) as e:

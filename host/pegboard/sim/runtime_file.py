@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import sys
 import tempfile
 import time
 from pathlib import Path
@@ -21,6 +22,9 @@ def runtime_dir() -> Path:
     d = Path(base) / "pegboard" if base and os.path.isdir(base) else \
         Path(tempfile.gettempdir()) / ("pegboard-%d" % os.getuid())
     d.mkdir(mode=0o700, parents=True, exist_ok=True)
+    if d.stat().st_uid != os.getuid():
+        # someone else's folder in a shared /tmp: never trust the ports it names
+        raise OSError("%s belongs to another user: set XDG_RUNTIME_DIR to a folder of your own" % d)
     return d
 
 
@@ -29,16 +33,23 @@ def data_link_path(pid: int | None = None) -> str:
     return str(runtime_dir() / ("sim-%d-data" % (pid or os.getpid())))
 
 
-def write(data: str, control: str | None, kind: str = "sim") -> Path:
-    """Announce a port: kind "sim" (data and control ports) or "tap" (a monitor's tap)."""
-    path = runtime_dir() / ("%s-%d.json" % (kind, os.getpid()))
-    tmp = path.with_suffix(".tmp")
-    tmp.write_text(json.dumps({"pid": os.getpid(), "data": data, "control": control, "started": time.time()}))
-    os.replace(tmp, path)
+def write(data: str, control: str | None, kind: str = "sim") -> Path | None:
+    """Announce a port: kind "sim" (data and control ports) or "tap" (a monitor's tap). Returns the
+    file, or None when it cannot be written (the port still works, given as --port)."""
+    try:
+        path = runtime_dir() / ("%s-%d.json" % (kind, os.getpid()))
+        tmp = path.with_suffix(".tmp")
+        tmp.write_text(json.dumps({"pid": os.getpid(), "data": data, "control": control, "started": time.time()}))
+        os.replace(tmp, path)
+    except OSError as e:
+        print("pegboard: cannot announce %s (commands need --port to find it): %s" % (data, e), file=sys.stderr)
+        return None
     return path
 
 
-def remove(path: Path) -> None:
+def remove(path: Path | None) -> None:
+    if path is None:
+        return
     try:
         path.unlink()
     except OSError:
