@@ -183,6 +183,7 @@ def test_rows_come_from_the_board(tmp_path):
 
 def test_events_in_plain_words():
     assert event_text({"event": "move", "move": [4, 2, 1], "pegs_left": 13}) == "4 → 1 over 2 (13 pegs left)"
+    assert event_text({"event": "move", "move": [11, 12, 13], "pegs_left": 1}) == "11 → 13 over 12 (1 peg left)"
     assert event_text({"event": "game_over", "pegs_left": 1, "verdict": "genius"}).startswith("You won: one peg")
     assert "3 pegs left" in event_text({"event": "game_over", "pegs_left": 3, "verdict": "just plain dumb"})
     assert event_text({"event": "hint", "move": [6, 3, 1], "solvable": False, "best_left": 2}) == \

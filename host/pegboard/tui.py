@@ -21,7 +21,7 @@ from pegcore.rules import mask_of
 from pegboard.board_link import BoardLink
 from pegboard.client import Board
 from pegboard.render import move_text, render_board
-from pegboard.words import batch_text, game_over_text
+from pegboard.words import batch_text, game_over_text, pegs as pegs_text
 
 EMPTY_LED = (0, 0, 20)  # pegfw.colors.EMPTY: shown neutral here, so it never looks like the hint's blue
 DARK = Color(32, 32, 32)
@@ -237,11 +237,11 @@ class BoardApp(App[int]):
             btn.styles.background = bg
             btn.styles.color = Color(0, 0, 0) if bg.brightness > 0.5 else Color(230, 230, 230)
         mode = st.get("mode")
-        pegs = len(self.sensed)
+        count = len(self.sensed)
         if mode == "setup":
-            lines = ["setting up: %d pegs. A game starts when every hole but one holds a peg." % pegs]
+            lines = ["setting up: %s. A game starts when every hole but one holds a peg." % pegs_text(count)]
         else:
-            lines = ["%s: %d pegs, from hole %s" % (MODE_WORDS.get(mode, mode), pegs, st.get("empty_start"))]
+            lines = ["%s: %s, from hole %s" % (MODE_WORDS.get(mode, mode), pegs_text(count), st.get("empty_start"))]
         if st.get("moves"):
             lines.append("moves: " + " ".join("%d-%d" % (m[0], m[2]) for m in st["moves"][-6:]))
         if st.get("illegal"):

@@ -13,19 +13,24 @@ GUIDE_OFF = {"done": "solution complete", "different_move": "a different move wa
              "undo": "a move was undone", "stopped": "stopped"}
 
 
+def pegs(n: Any) -> str:
+    """"1 peg", "3 pegs"."""
+    return "%s peg%s" % (n, "" if n == 1 else "s")
+
+
 def hint_text(h: dict[str, Any]) -> str:
     """A hint event or reply: the move and whether one peg can still be left."""
     if h.get("move") is None:
-        return "hint: no jump left (%s pegs)" % h.get("best_left")
+        return "hint: no jump left (%s)" % pegs(h.get("best_left"))
     if h.get("solvable"):
         return "hint: %s" % move_text(h["move"])
-    return "hint: %s (one peg is out of reach: best is %s pegs left)" % (move_text(h["move"]), h.get("best_left"))
+    return "hint: %s (one peg is out of reach: best is %s left)" % (move_text(h["move"]), pegs(h.get("best_left")))
 
 
 def game_over_text(pegs_left: int, verdict: str | None) -> str:
-    pegs = "one peg left" if pegs_left == 1 else "%d pegs left" % pegs_left
+    left = "one peg left" if pegs_left == 1 else "%s left" % pegs(pegs_left)
     head = "You won" if pegs_left == 1 else "Game over"
-    return "%s: %s%s" % (head, pegs, " — %s" % VERDICTS.get(verdict, verdict) if verdict else "")
+    return "%s: %s%s" % (head, left, " — %s" % VERDICTS.get(verdict, verdict) if verdict else "")
 
 
 def event_text(e: dict[str, Any]) -> str | None:
@@ -38,7 +43,7 @@ def event_text(e: dict[str, Any]) -> str | None:
     if name == "place":
         return "peg placed in %s" % e.get("hole")
     if name == "move":
-        return "%s (%s pegs left)" % (move_text(e["move"]), e.get("pegs_left"))
+        return "%s (%s left)" % (move_text(e["move"]), pegs(e.get("pegs_left")))
     if name == "undo":
         return "undo: %s taken back" % move_text(e["move"])
     if name == "illegal":
