@@ -60,6 +60,13 @@ def test_mirror_follows_moves_made_by_hand_with_no_key_pressed():
                              "the hint's lights")
                 bg = app.query_one("#hole-%d" % src).styles.background
                 assert bg.b > 2 * max(bg.r, bg.g)  # the "from" peg blue as lit, not the empty holes' grey
+                # two more moves, the second one loses: the banner says so at once
+                for src, over, dst in ((6, 5, 4), (13, 9, 6)):
+                    for cmd, hole in (("lift", src), ("place", dst), ("lift", over)):
+                        sim.control(cmd, hole=hole)
+                    sim.control("wait_idle")
+                await _until(pilot, lambda: app.banner.startswith("Lost"), "the lost banner")
+                assert app.query_one("#banner").display and app.query_one("#banner").has_class("lost")
                 # a click on a real board moves nothing: the screen says what to do
                 await pilot.click("#hole-6")
                 await pilot.pause(0.2)
