@@ -76,9 +76,10 @@ def test_a_stale_runtime_file_is_ignored(env, tmp_path):
     dead = subprocess.Popen([sys.executable, "-c", "pass"])
     dead.wait()
     (d / "sim-1.json").write_text(json.dumps({"pid": dead.pid, "data": "/dev/nope", "control": "/dev/nope"}))
+    os.symlink("/dev/nope", d / ("sim-%d-data" % dead.pid))
     p = _pegboard("state", env=env)
     assert p.returncode == 1 and "no board found" in p.stderr and "Traceback" not in p.stderr
-    assert not (d / "sim-1.json").exists()
+    assert not (d / "sim-1.json").exists() and not os.path.lexists(d / ("sim-%d-data" % dead.pid))
 
 
 def test_missing_settings_file_is_an_error(env, tmp_path):

@@ -51,7 +51,7 @@ def run(args: argparse.Namespace) -> int:
     except (SimError, SettingsError, OSError) as e:
         raise UsageError(str(e)) from None
     stop = threading.Event()
-    for sig in (signal.SIGINT, signal.SIGTERM):
+    for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):  # SIGHUP: its terminal closed
         signal.signal(sig, lambda *_: stop.set())
     with sim:
         print("data: %s" % link, flush=True)

@@ -82,6 +82,8 @@ def running(kind: str = "sim") -> list[dict[str, Any]]:
             continue
         if not isinstance(info, dict) or not _alive(info.get("pid")):
             remove(f)
+            if isinstance(info, dict) and isinstance(info.get("pid"), int):
+                remove(Path(data_link_path(info["pid"])))  # its data link, left by a killed simulator
             continue
         if isinstance(info.get("data"), str):
             out.append(info)
