@@ -6,11 +6,16 @@ STAMP := $(VENV)/.installed
 
 .PHONY: run test soak bench lint typecheck table clean
 
+# The first install is quiet: pip's output goes to .venv/install.log, shown only if it fails.
 $(STAMP): pyproject.toml
-	$(PY) -m venv $(VENV)
-	$(BIN)/pip install -q --upgrade pip
-	$(BIN)/pip install -q -e '.[dev]'
-	touch $(STAMP)
+	@echo "setting up $(VENV) (first time only, a minute or two; log: $(VENV)/install.log)"
+	@$(PY) -m venv $(VENV)
+	@$(BIN)/pip install --disable-pip-version-check --upgrade pip > $(VENV)/install.log 2>&1 \
+		|| { tail -n 30 $(VENV)/install.log; echo "make: updating pip failed (log: $(VENV)/install.log)"; exit 1; }
+	@$(BIN)/pip install --disable-pip-version-check -e '.[dev]' >> $(VENV)/install.log 2>&1 \
+		|| { tail -n 30 $(VENV)/install.log; echo "make: installing pegboard failed (log: $(VENV)/install.log)"; exit 1; }
+	@touch $(STAMP)
+	@echo "$(VENV) is ready"
 
 run: $(STAMP)
 	$(BIN)/pegboard run

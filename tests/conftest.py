@@ -45,3 +45,27 @@ def vm(request, micropython, chip_vm) -> str:
 
 
 os.environ.setdefault("PYTHONHASHSEED", "0")
+
+
+@pytest.fixture(scope="module")
+def sim():
+    """A simulated board for a test module, filled with hole 4 empty."""
+    from pegboard.sim import Simulator
+
+    with Simulator() as s:
+        s.control("fill", empty=4)
+        s.control("wait_idle")
+        yield s
+
+
+@pytest.fixture
+def cli(capsys):
+    """Run `pegboard ARGV...` in this process: (exit code, stdout, stderr)."""
+    from pegboard.cli import main
+
+    def run(*argv):
+        code = main(list(argv))
+        out, err = capsys.readouterr()
+        return code, out, err
+
+    return run

@@ -1,8 +1,10 @@
 """`pegboard solve`: output formats, agreement with the core, and clear errors for bad input."""
 
 import json
+import signal
 import subprocess
 import sys
+import time
 import xml.etree.ElementTree as ET
 
 import pytest
@@ -72,9 +74,61 @@ def test_svg_has_a_board_per_step(capsys, tmp_path):
     assert code == 0 and len(circles) == 14 * 15
 
 
-def test_unsolvable_board_exits_1(capsys):
+def test_no_solution_exits_1_whatever_the_options(capsys):
     code, _, err = run(capsys, "solve", "--rows", "4", "--empty", "1")
     assert code == 1 and "no solution from hole 1" in err
+    code, _, err = run(capsys, "solve", "--empty", "5", "--finish", "1")
+    assert code == 1 and "no solution from hole 5 finishing in 1" in err
+    code, _, err = run(capsys, "solve", "--rows", "4", "--empty", "1", "--all")
+    assert code == 1 and "no solution from hole 1" in err
+    code, out, _ = run(capsys, "solve", "--empty", "5", "--finish", "1", "--json")
+    assert code == 1 and json.loads(out) == {"ok": False, "error": "no_solution", "rows": 5, "empty": 5,
+                                             "finish": 1, "message": "no solution from hole 5 finishing in 1"}
+    code, out, _ = run(capsys, "solve", "--empty", "99", "--json")
+    assert code == 2 and json.loads(out)["ok"] is False and "--empty must be a hole" in json.loads(out)["message"]
+    p = subprocess.run([sys.executable, "-m", "pegboard", "solve", "--rows", "x", "--json"], capture_output=True,
+                       text=True)
+    assert p.returncode == 2 and json.loads(p.stdout)["error"] == "usage" and "invalid int" in p.stdout
+
+
+def test_min_moves_shows_which_jumps_make_each_move(capsys):
+    code, out, _ = run(capsys, "solve", "--empty", "1", "--min-moves")
+    assert code == 0
+    head = out.splitlines()[0]
+    n = int(head.split(", ")[1].split()[0])
+    groups = [line for line in out.splitlines() if line.startswith("  move ")]
+    assert len(groups) == n and sum(g.count(" over ") for g in groups) == 13
+    for g in groups:  # each jump of a move starts where the one before landed
+        jumps = [[int(x) for x in j.replace(" → ", " ").replace(" over ", " ").split()] for j in
+                 g.split(": ", 1)[1].split("; ")]
+        for a, b in zip(jumps, jumps[1:], strict=False):
+            assert a[1] == b[0]
+    code, out, _ = run(capsys, "solve", "--empty", "1", "--min-moves", "--json")
+    obj = json.loads(out)
+    assert [mv for g in obj["groups"] for mv in g] == obj["moves"] and len(obj["groups"]) == obj["min_moves"]
+
+
+def test_a_long_solve_shows_progress_on_a_terminal_and_stops_on_ctrl_c():
+    import os
+    import pty
+
+    master, slave = pty.openpty()  # stderr a terminal, as in a shell
+    p = subprocess.Popen([sys.executable, "-m", "pegboard", "solve", "--rows", "8", "--empty", "all"],
+                         stdout=subprocess.PIPE, stderr=slave, text=True)
+    os.close(slave)
+    seen = b""
+    end = time.monotonic() + 30
+    while b"solving [" not in seen and time.monotonic() < end:
+        seen += os.read(master, 4096)
+    p.send_signal(signal.SIGINT)
+    assert p.wait(timeout=10) == 130
+    try:
+        seen += os.read(master, 4096)
+    except OSError:
+        pass
+    os.close(master)
+    assert b"solving [" in seen and b"hole 1" in seen and b"Ctrl-C stops" in seen
+    assert b"interrupted" in seen and b"Traceback" not in seen
 
 
 @pytest.mark.parametrize("argv,needle", [
@@ -84,7 +138,6 @@ def test_unsolvable_board_exits_1(capsys):
     (["--empty", "16"], "--empty must be a hole 1..15"),
     (["--empty", "junk"], "--empty must be a hole"),
     (["--finish", "16"], "--finish"),
-    (["--empty", "5", "--finish", "1"], "no solution from hole 5 finishing in 1"),
     (["--rows", "x"], "invalid int value"),
     (["--count", "--all"], "not allowed with"),
     (["--empty", "all", "--svg", "x.svg"], "--svg/--gif draw one solution"),
@@ -111,8 +164,12 @@ def test_t7_all_starts_json(capsys):
     code, out, err = run(capsys, "solve", "--rows", "7", "--empty", "all", "--json")
     assert code == 1  # some starts have no solution
     b = Board(7)
-    solved = [json.loads(line) for line in out.splitlines()]
-    assert len(solved) == 18
+    lines = [json.loads(line) for line in out.splitlines()]
+    solved = [r for r in lines if "moves" in r]
+    failed = [r for r in lines if r.get("ok") is False]
+    assert len(solved) == 18 and len(failed) == 10
+    assert {r["empty"] for r in failed} == {1, 5, 7, 10, 13, 17, 20, 22, 25, 28}
+    assert all(r["error"] == "no_solution" and "colour parity" in r["message"] for r in failed)
     for r in solved:
         final, _ = validate_moves(b, start_mask(b, r["empty"]), r["moves"])
         assert popcount(final) == 1

@@ -1,40 +1,200 @@
-"""The Textual UI, headless, on the simulated board: the lights as sent, clicks as hands, keys."""
+"""The Textual UI driven by Textual's pilot against the simulated board: it follows moves made by
+hand with no key pressed, plays a whole game to a win by clicks, fits 80x24, and its keys work."""
 
 import asyncio
+import contextlib
+import time
+
+from pegcore.geometry import Board as Geometry, start_mask
+from pegcore.solver import Solver
 
 from pegboard.client import Board
 from pegboard.sim import Simulator
 from pegboard.tui import BoardApp
+from pegboard.words import batch_text, event_text
+
+SIZE = (80, 24)
 
 
-def test_play_ui_clicks_move_pegs_and_keys_work():
+@contextlib.contextmanager
+def _filled_sim():
+    with Simulator() as sim:
+        sim.control("fill", empty=1)
+        sim.control("wait_idle")
+        yield sim
+
+
+async def _until(pilot, test, what, seconds=5.0):
+    """Let the app run until test() holds (no key pressed meanwhile)."""
+    end = time.monotonic() + seconds
+    while not test():
+        assert time.monotonic() < end, "timed out waiting for " + what
+        await pilot.pause(0.02)
+
+
+def _log(app):
+    return "\n".join(str(line.text) for line in app.query_one("#log").lines)
+
+
+def _label(app, hole):
+    return str(app.query_one("#hole-%d" % hole).label)
+
+
+def test_mirror_follows_moves_made_by_hand_with_no_key_pressed():
     async def scenario():
-        with Simulator() as sim:
-            sim.control("fill", empty=1)
-            sim.control("wait_idle")
-            board = Board(sim.data_path).open()
-            app = BoardApp(board, hand=sim.control)
-            async with app.run_test(size=(120, 40)) as pilot:
-                await pilot.pause(0.3)
-                assert str(app.query_one("#hole-1").label) == "○1"
-                assert str(app.query_one("#hole-4").label) == "●4"
-                # a hand: lift 4, place it in 1, pull 2
-                for hole in (4, 1, 2):
-                    await pilot.click("#hole-%d" % hole)
-                    await pilot.pause(0.2)
-                assert app.state["moves"] == [[4, 2, 1]]
-                assert str(app.query_one("#hole-2").label) == "○2"
-                await pilot.press("h")
-                await pilot.pause(0.3)
-                log = "\n".join(str(line) for line in app.query_one("#log").lines)
-                assert "hint" in log
-                await pilot.press("b")
-                await pilot.pause(0.3)
-                assert len(app.solution) == 12
-                await pilot.press("right_square_bracket")
-                await pilot.pause(0.1)
-                assert app.sol_pos == 1
+        with _filled_sim() as sim:
+            app = BoardApp(Board(sim.data_path))  # a mirror: no hand, the pegs move on the "board"
+            async with app.run_test(size=SIZE) as pilot:
+                await _until(pilot, lambda: app.state.get("mode") == "play", "the first state")
+                assert _label(app, 1) == "○1" and _label(app, 4) == "●4"
+                for cmd, hole in (("lift", 4), ("place", 1), ("lift", 2)):
+                    sim.control(cmd, hole=hole)
+                await _until(pilot, lambda: app.state.get("moves") == [[4, 2, 1]], "the move")
+                await _until(pilot, lambda: "4 → 1 over 2 (13 pegs left)" in _log(app), "the log line")
+                assert _label(app, 1) == "●1" and _label(app, 2) == "○2" and _label(app, 4) == "○4"
+                # the hint button on the board: its event and its lights arrive by themselves
+                sim.control("press", ms=100)
+                await _until(pilot, lambda: "hint: " in _log(app), "the hint")
+                src = int(_log(app).split("hint: ")[1].split()[0])
+                await _until(pilot, lambda: app.state["lights"][src - 1][2] > 2 * max(app.state["lights"][src - 1][:2]),
+                             "the hint's lights")
+                bg = app.query_one("#hole-%d" % src).styles.background
+                assert bg.b > 2 * max(bg.r, bg.g)  # the "from" peg blue as lit, not the empty holes' grey
+                # two more moves, the second one loses: the banner says so at once
+                for src, over, dst in ((6, 5, 4), (13, 9, 6)):
+                    for cmd, hole in (("lift", src), ("place", dst), ("lift", over)):
+                        sim.control(cmd, hole=hole)
+                    sim.control("wait_idle")
+                await _until(pilot, lambda: app.banner.startswith("Lost"), "the lost banner")
+                assert app.query_one("#banner").display and app.query_one("#banner").has_class("lost")
+                # a click on a real board moves nothing: the screen says what to do
+                await pilot.click("#hole-6")
+                await pilot.pause(0.2)
+                assert "lift and place the real pegs" in _log(app)
+                # new game on a real board: words, not pegs
+                await pilot.press("n")
+                assert "every hole but one" in _log(app)
                 await pilot.press("q")
-            board.close()
 
     asyncio.run(scenario())
+
+
+def test_whole_game_to_a_win_by_clicks_at_80x24():
+    g = Geometry(5)
+    jumps = Solver(g).solution(start_mask(g, 5))
+    moves = [g.move_of(j) for j in jumps]
+
+    async def scenario():
+        with Simulator() as sim:
+            app = BoardApp(Board(sim.data_path), hand=sim.control)
+            async with app.run_test(size=SIZE) as pilot:
+                await _until(pilot, lambda: app.state.get("mode") == "setup", "the empty board")
+                assert "setting up" in str(app.query_one("#status").render())
+                # new game: the simulated hand fills every hole but the start (1 by default)
+                await pilot.press("n")
+                await _until(pilot, lambda: app.state.get("empty_start") == 1, "a new game")
+                # start from hole 5 instead: lift 5, put the peg back in 1
+                await pilot.click("#hole-5")
+                await pilot.click("#hole-1")
+                await _until(pilot, lambda: app.state.get("empty_start") == 5, "the game from hole 5")
+                for k, (src, over, dst) in enumerate(moves, 1):
+                    for hole in (src, dst, over):  # as the screen says: jumping peg, landing hole, jumped peg
+                        await pilot.click("#hole-%d" % hole)
+                    await _until(pilot, lambda k=k: len(app.state.get("moves", [])) == k, "move %d" % k)
+                await _until(pilot, lambda: app.banner.startswith("You won"), "the win banner")
+                banner = str(app.query_one("#banner").render())
+                assert "one peg left" in banner and "genius" in banner
+                assert app.query_one("#banner").display
+                assert "You won: one peg left" in _log(app)
+                await pilot.press("q")
+
+    asyncio.run(scenario())
+
+
+def test_layout_at_80x24_shows_every_footer_key_and_the_whole_solution_browser():
+    async def scenario():
+        with _filled_sim() as sim:
+            app = BoardApp(Board(sim.data_path), hand=sim.control)
+            async with app.run_test(size=SIZE) as pilot:
+                await _until(pilot, lambda: app.state.get("mode") == "play", "the first state")
+                shown = [b for b in app.BINDINGS if b.show]
+                await _until(pilot, lambda: len(app.query("FooterKey")) == len(shown), "the footer")
+                keys = list(app.query("FooterKey"))
+                assert len(keys) == len(shown) >= 8
+                right = 0
+                for key in keys:
+                    assert key.region.x >= right and key.region.right <= SIZE[0], key.description
+                    right = key.region.right
+                assert {"Hint", "Demo", "Watch", "Stop", "New game", "Solution", "Button", "Quit"} <= \
+                    {k.description for k in keys}
+                # every hole's number is whole on screen
+                for h in range(1, 16):
+                    assert _label(app, h).endswith(str(h))
+                    assert app.query_one("#hole-%d" % h).region.width >= len(_label(app, h))
+                # how to move is on screen
+                howto = app.query_one("#howto")
+                assert "click the peg that jumps" in str(howto.render())
+                assert howto.region.bottom <= SIZE[1] - 1
+                # the solution browser: 5 rows of board and its heading, all inside the screen
+                await pilot.press("b")
+                await _until(pilot, lambda: len(app.solution) == 13, "the solution")
+                await pilot.press("right_square_bracket")
+                await pilot.pause(0.1)
+                browser = app.query_one("#browser")
+                text = str(browser.render())
+                assert text.startswith("solution 1/13: ") and len(text.splitlines()) == 6
+                assert browser.region.height >= 6 + 2 and browser.region.bottom <= SIZE[1] - 1
+                await pilot.press("left_square_bracket")
+                assert app.sol_pos == 0
+                await pilot.press("q")
+
+    asyncio.run(scenario())
+
+
+def test_quitting_with_ctrl_c_stops_the_demo_the_ui_started():
+    async def scenario():
+        with _filled_sim() as sim:
+            board = Board(sim.data_path)
+            app = BoardApp(board, hand=sim.control)
+            async with app.run_test(size=SIZE) as pilot:
+                await _until(pilot, lambda: app.state.get("mode") == "play", "the first state")
+                await pilot.press("d")
+                await _until(pilot, lambda: "demo 1:" in _log(app), "the demo's first step")
+                assert app.state["mode"] == "demo"
+                await pilot.press("ctrl+c")  # quits, as Ctrl-C does in every command
+            with Board(sim.data_path) as b:
+                assert b.request("state")["mode"] == "play"
+
+    asyncio.run(scenario())
+
+
+def test_rows_come_from_the_board(tmp_path):
+    pins = ",".join("GP%d" % n for n in list(range(15)) + list(range(17, 23)))
+    settings = tmp_path / "settings.toml"
+    settings.write_text('PEGBOARD_ROWS = 6\nPEGBOARD_SENSORS = "gpio"\nPEGBOARD_SENSOR_PINS = "%s"\n'
+                        'PEGBOARD_PIXEL_PIN = "GP16"\nPEGBOARD_BUTTON_PIN = "GP15"\n' % pins)
+
+    async def scenario():
+        with Simulator(settings=settings) as sim:
+            sim.control("fill", empty=21)
+            app = BoardApp(Board(sim.data_path), hand=sim.control)
+            async with app.run_test(size=SIZE) as pilot:
+                await _until(pilot, lambda: app.info.get("rows") == 6, "info")
+                await _until(pilot, lambda: len(app.query(".hole")) == 21, "21 holes")
+                await _until(pilot, lambda: _label(app, 21) == "○21", "the 6-row state")
+                assert app.query_one("#hole-21").region.right <= app.query_one("#left").region.right
+                await pilot.press("q")
+
+    asyncio.run(scenario())
+
+
+def test_events_in_plain_words():
+    assert event_text({"event": "move", "move": [4, 2, 1], "pegs_left": 13}) == "4 → 1 over 2 (13 pegs left)"
+    assert event_text({"event": "move", "move": [11, 12, 13], "pegs_left": 1}) == "11 → 13 over 12 (1 peg left)"
+    assert event_text({"event": "game_over", "pegs_left": 1, "verdict": "genius"}).startswith("You won: one peg")
+    assert "3 pegs left" in event_text({"event": "game_over", "pegs_left": 3, "verdict": "just plain dumb"})
+    assert event_text({"event": "hint", "move": [6, 3, 1], "solvable": False, "best_left": 2}) == \
+        "hint: 6 → 1 over 3 (one peg is out of reach: best is 2 pegs left)"
+    assert event_text({"event": "button", "pressed": True}) is None
+    fill = [{"event": "place", "hole": h} for h in (2, 3, 4)] + [{"event": "new_game", "empty": 1}]
+    assert batch_text(fill) == ["pegs placed in 2, 3, 4", "new game: hole 1 empty"]

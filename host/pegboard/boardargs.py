@@ -3,8 +3,12 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
+import json
+import os
+import stat
 import sys
-from typing import Any
+from typing import Any, Iterator
 
 from pegcore.geometry import Board as Geometry
 from pegcore.rules import mask_of
@@ -13,27 +17,105 @@ from pegboard.client import Board, BoardError, NoBoard
 from pegboard.render import render_board
 
 
+PORT_HELP = "serial device path or pyserial URL (default: a plugged-in board, else a running `pegboard sim`)"
+
+
 def add_port(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--port", help="serial device path or pyserial URL (default: find the board)")
+    p.add_argument("--port", help=PORT_HELP)
     p.add_argument("--json", action="store_true", help="machine-readable output")
 
 
 def connect(args: argparse.Namespace) -> Board:
+    """The board on --port, else a plugged-in board, else a running `pegboard sim`. Raises
+    UsageError for a port that cannot be a board, NoBoard when none is there."""
+    from pegboard.ports import find_board_or_sim
+
+    if args.port is not None:
+        check_port(args.port)
     try:
-        return Board(args.port).open()
+        return Board(args.port, finder=find_board_or_sim).open()
     except NoBoard as e:
-        print("pegboard: %s" % e, file=sys.stderr)
-        raise SystemExit(1) from None
+        if args.port is None and str(e).startswith("no board found"):
+            raise NoBoard("no board found: plug one in, start the simulated one (`pegboard sim`), or give "
+                          "--port (a device path or pyserial URL)", "no_board") from None
+        if "exclusively lock" in str(e) or "Resource temporarily unavailable" in str(e):
+            port = str(e).split(": ", 1)[0].replace("cannot open ", "")
+            raise NoBoard("%s is in use by another program (a `pegboard mirror`?). One program at a time "
+                          "can hold the board: to watch it beside others, run `pegboard monitor` and let "
+                          "the others go through its tap" % port, "busy_port") from None
+        raise
 
 
-def fail(e: BoardError) -> int:
-    """Print a board error for a person (cli.main calls this for any BoardError); exit code 1."""
-    if e.reply:
-        extra = " (step %d)" % e.reply["step"] if "step" in e.reply else ""
-        print("pegboard: the board says %s: %s%s" % (e.code, e, extra), file=sys.stderr)
+def check_port(port: str) -> None:
+    """Refuse, with the reason, a --port that cannot be a board's serial port."""
+    from pegboard.cli import UsageError
+
+    if not port.strip():
+        raise UsageError("--port is empty: give a device path or a pyserial URL")
+    if port.startswith("loop://"):
+        raise UsageError("--port loop:// is pyserial's loopback: it echoes every request back and no "
+                         "board answers there")
+    path = port.split("://", 1)[1] if port.startswith(("spy://", "alt://")) else port
+    if "://" in path:
+        return  # socket://, rfc2217://, hwgrep://: only opening them can tell
+    path = path.split("?", 1)[0]
+    if os.path.isdir(path):
+        raise UsageError("--port %s is a folder, not a serial port" % port)
+    if os.path.exists(path):
+        if not stat.S_ISCHR(os.stat(path).st_mode):
+            raise UsageError("--port %s is a file, not a serial port" % port)
+        try:
+            fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_NOCTTY)
+        except OSError:
+            return  # busy or not allowed: opening it properly says which
+        try:
+            if not os.isatty(fd):
+                raise UsageError("--port %s is a device but not a serial port" % port)
+        finally:
+            os.close(fd)
+
+
+def fail(e: BoardError, as_json: bool = False) -> int:
+    """Report a board error (cli.main calls this for any BoardError): exit code 1, or 2 when the
+    board refused an argument as bad input. With --json,
+    a JSON object on stdout, {"ok": false, "error": CODE, "message": ...}."""
+    message = str(e)
+    if e.code == "illegal_move" and isinstance(e.reply.get("step"), int):
+        # the protocol counts a list's steps from 0; people count moves from 1
+        why = message.split(": ", 1)[1] if message.startswith("step ") and ": " in message else message
+        message = "move %d of the list: %s" % (e.reply["step"] + 1, why)
+    if as_json:
+        obj: dict[str, Any] = {"ok": False, "error": e.code, "message": message}
+        if isinstance(e.reply.get("step"), int):
+            obj["move"] = e.reply["step"] + 1
+        print(json.dumps(obj), flush=True)
+    elif e.reply:
+        print("pegboard: the board says %s: %s" % (e.code, message), file=sys.stderr)
+    elif e.code == "no_reply" and not isinstance(e, NoBoard):
+        print("pegboard: %s (is this the board's data port? `pegboard ports` lists them)" % message,
+              file=sys.stderr)
     else:
-        print("pegboard: %s" % e, file=sys.stderr)
-    return 1
+        print("pegboard: %s" % message, file=sys.stderr)
+    # the board refusing an argument the user gave is bad input, like a usage error
+    return 2 if e.code in BAD_INPUT_CODES else 1
+
+
+BAD_INPUT_CODES = ("bad_args", "bad_json", "line_too_long")
+
+
+@contextlib.contextmanager
+def stopped_on_interrupt(board: Board, what: str) -> Iterator[None]:
+    """Ctrl-C while following something this command started on the board (a demo, guide, solver
+    show or self-test) stops it there too, then ends the command (exit status 130)."""
+    try:
+        yield
+    except KeyboardInterrupt:
+        try:
+            board.request("stop", timeout=1.0)
+            print("\nstopped the %s on the board" % what, file=sys.stderr, flush=True)
+        except BoardError as e:
+            print("\ncould not stop the %s on the board: %s" % (what, e), file=sys.stderr, flush=True)
+        raise
 
 
 def describe_state(state: dict[str, Any]) -> str:

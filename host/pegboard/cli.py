@@ -1,15 +1,22 @@
 """`pegboard` command line: one small module per command (cmd_*.py), each with
 `register(subparsers)` that adds its parser and sets `func(args) -> int`.
 
-Exit codes: 0 ok, 1 the operation failed (no solution, board not answering), 2 bad usage/input.
+Exit codes, the same for every command and written at the end of each one's --help: 0 done,
+1 the board or the solver said no (or no board was found), 2 bad usage or input, 130 interrupted
+by Ctrl-C (after stopping what the command started on the board). With --json a failure is also a
+JSON object on stdout: {"ok": false, "error": CODE, "message": ...}.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib
 import os
+import signal
 import sys
+import threading
+from typing import Iterator
 
 from pegboard import __version__
 
@@ -30,10 +37,30 @@ class UsageError(Exception):
     """Bad input from the user: printed as `pegboard: error: ...` with exit code 2."""
 
 
+EXIT_STATUS = ("exit status: 0 done, 1 the board or the solver said no (or no board was found), "
+               "2 bad usage or input, 130 interrupted by Ctrl-C (what the command started on the board "
+               "is stopped first)")
+
+# for the commands that run until stopped (mirror, monitor): Ctrl-C is how they end
+EXIT_STATUS_UNTIL_STOPPED = ("exit status: 0 quit or stopped by Ctrl-C, 1 no board found or the link was lost, "
+                             "2 bad usage or input")
+
+
 class _Parser(argparse.ArgumentParser):
+    json_errors = False  # set by main when --json is on the command line
+
     def error(self, message: str) -> None:  # type: ignore[override]
+        if self.json_errors:
+            _json_failure("usage", "%s: %s" % (self.prog, message))
+            self.exit(2)
         self.print_usage(sys.stderr)
         self.exit(2, "%s: error: %s\n" % (self.prog, message))
+
+
+def _json_failure(code: str, message: str) -> None:
+    import json
+
+    print(json.dumps({"ok": False, "error": code, "message": message}), flush=True)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -42,34 +69,76 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     for name in COMMANDS:
         importlib.import_module("pegboard." + name).register(sub)
+    for p in _all_parsers(sub):
+        if not p.epilog:
+            p.epilog = EXIT_STATUS
     return parser
 
 
+def _all_parsers(sub: argparse._SubParsersAction) -> list[argparse.ArgumentParser]:
+    out = []
+    for p in sub.choices.values():
+        out.append(p)
+        for action in p._actions:
+            if isinstance(action, argparse._SubParsersAction):
+                out.extend(_all_parsers(action))
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    _Parser.json_errors = "--json" in argv
     parser = build_parser()
     args = parser.parse_args(argv)
     if not getattr(args, "func", None):
         parser.print_help()
         return 2
+    as_json = bool(getattr(args, "json", False))
+    with _sigterm_as_interrupt():
+        return _run(args, as_json)
+
+
+@contextlib.contextmanager
+def _sigterm_as_interrupt() -> Iterator[None]:
+    """SIGTERM (`kill`, `timeout`) ends a command as Ctrl-C does: what it started on the board is
+    stopped first."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def interrupt(*_: object) -> None:
+        raise KeyboardInterrupt
+
+    old = signal.signal(signal.SIGTERM, interrupt)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, old)
+
+
+def _run(args: argparse.Namespace, as_json: bool) -> int:
     try:
         code = int(args.func(args) or 0)
         sys.stdout.flush()  # a closed pipe shows here, not as noise when Python exits
         return code
     except UsageError as e:
-        print("pegboard: error: %s" % e, file=sys.stderr)
+        if as_json:
+            _json_failure("usage", str(e))
+        else:
+            print("pegboard: error: %s" % e, file=sys.stderr)
         return 2
     except BrokenPipeError:
         # the reader went away (`pegboard solve ... | head`): stop quietly, as cat does
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
         return 0
+    except KeyboardInterrupt:
+        return 130
     except Exception as e:
         from pegboard.client import BoardError
 
         if isinstance(e, BoardError):  # the board said no, or went quiet: not a crash
             from pegboard.boardargs import fail
 
-            return fail(e)
+            return fail(e, as_json)
         raise
-    except KeyboardInterrupt:
-        return 130

@@ -6,12 +6,12 @@ import argparse
 import json
 import time
 
-from pegboard.boardargs import add_port, connect, describe_state
+from pegboard.boardargs import add_port, connect, describe_state, stopped_on_interrupt
 from pegboard.render import move_text
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("ports", help="list the CircuitPython serial ports found")
+    p = sub.add_parser("ports", help="list the boards found: CircuitPython serial ports and running simulators")
     p.set_defaults(func=ports)
     p = sub.add_parser("state", help="show the board's pegs, mode and moves")
     add_port(p)
@@ -34,12 +34,17 @@ def register(sub: argparse._SubParsersAction) -> None:
 def ports(args: argparse.Namespace) -> int:
     from pegboard.ports import candidates
 
+    from pegboard.sim.runtime_file import running
+
     found = candidates()
-    if not found:
-        print("no CircuitPython boards found (try `pegboard sim` for the simulated one)")
+    sims = running()
+    if not found and not sims:
+        print("no CircuitPython boards found, and no simulator running (try `pegboard sim`)")
         return 1
     for c in found:
         print("%-20s %-6s %s" % (c.device, "data" if c.data_port else "", c.description))
+    for s in sims:
+        print("%-20s %-6s pegboard sim (pid %d, control port %s)" % (s["data"], "data", s["pid"], s.get("control")))
     return 0
 
 
@@ -101,10 +106,12 @@ def selftest(args: argparse.Namespace) -> int:
     with connect(args) as b:
         r = b.request("selftest", seconds=args.seconds)
         print("LED chase running on %d pixels; pegs now: %s" % (r["pixels"], r["pegs"] or "none"))
-        print("lift and place pegs: each sensor change is shown for %d s" % args.seconds)
+        print("lift and place pegs: each sensor change is shown for %d s (Ctrl-C stops)" % args.seconds,
+              flush=True)
         end = time.monotonic() + args.seconds
-        while time.monotonic() < end:
-            for e in b.poll(0.2):
-                if e.get("event") in ("lift", "place"):
-                    print("  %s %d" % (e["event"], e["hole"]), flush=True)
+        with stopped_on_interrupt(b, "self-test"):
+            while time.monotonic() < end:
+                for e in b.poll(0.2):
+                    if e.get("event") in ("lift", "place"):
+                        print("  %s %d" % (e["event"], e["hole"]), flush=True)
     return 0

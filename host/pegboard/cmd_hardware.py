@@ -17,38 +17,61 @@ def register(sub: argparse._SubParsersAction) -> None:
     plate.add_argument("--pitch", type=float, default=25.0, help="hole spacing in mm (default 25)")
     plate.add_argument("--hole", type=float, default=6.5, help="peg hole diameter in mm (default 6.5)")
     plate.add_argument("--margin", type=float, default=20.0, help="border around the holes in mm (default 20)")
+    _output(plate)
     plate.set_defaults(func=run_plate)
     sch = hw.add_parser("schematic", aliases=["wiring"],
                         help="schematic SVG of a board file: every part's pins (physical numbers) and their nets")
     sch.add_argument("settings", help="a settings.toml, e.g. hardware/boards/pico-gpio.toml")
+    _output(sch)
     sch.set_defaults(func=run_schematic)
     sec = hw.add_parser("section", help="dimensioned section through one hole (peg, magnet, plate, pixel, sensor)")
-    sec.set_defaults(func=lambda a: _write("section"))
+    _output(sec)
+    sec.set_defaults(func=lambda a: _drawing("section", a.output))
     box = hw.add_parser("box", help="laser-cut box parts (bottom, rings with USB and button notches) in mm")
-    box.set_defaults(func=lambda a: _write("box"))
+    _output(box)
+    box.set_defaults(func=lambda a: _drawing("box", a.output))
     bom = hw.add_parser("bom", help="the parts list with each line's cost and the total, summed from bom.csv")
-    bom.set_defaults(func=lambda a: _write("bom"))
+    bom.set_defaults(func=lambda a: _drawing("bom", None))
 
 
-def _write(what: str) -> int:
+def _output(p: argparse.ArgumentParser) -> None:
+    p.add_argument("-o", "--output", metavar="FILE", help="write the SVG to FILE (default: standard output)")
+
+
+def _drawing(what: str, path: str | None) -> int:
     from pegboard import bom, drawings
 
     if what == "section":
-        sys.stdout.write(drawings.hole_section_svg())
+        _write(drawings.hole_section_svg(), path)
     elif what == "box":
-        sys.stdout.write(drawings.box_svg())
+        _write(drawings.box_svg(), path)
     else:
         sys.stdout.write(bom.table(bom.read()))
     return 0
+
+
+def _write(svg: str, path: str | None) -> None:
+    if path is None:
+        sys.stdout.write(svg)
+        return
+    if not path.lower().endswith(".svg"):
+        raise UsageError("-o %s: the file name must end in .svg" % path)
+    try:
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(svg)
+    except OSError as e:
+        raise UsageError("cannot write %s: %s" % (path, e.strerror)) from None
+    print("wrote %s" % path, file=sys.stderr)
 
 
 def run_plate(args: argparse.Namespace) -> int:
     from pegboard.plate import plate_svg
 
     try:
-        sys.stdout.write(plate_svg(args.rows, args.pitch, args.hole, margin=args.margin))
+        svg = plate_svg(args.rows, args.pitch, args.hole, margin=args.margin)
     except ValueError as e:
         raise UsageError(str(e)) from None
+    _write(svg, args.output)
     return 0
 
 
@@ -69,7 +92,8 @@ def run_schematic(args: argparse.Namespace) -> int:
     from pegboard.sim.settings import SettingsError
 
     try:
-        sys.stdout.write(schematic_of(args.settings))
-    except (OSError, SettingsError, KeyError) as e:
+        svg = schematic_of(args.settings)
+    except (OSError, SettingsError, KeyError, ValueError) as e:
         raise UsageError("cannot draw %s: %s" % (args.settings, e)) from None
+    _write(svg, args.output)
     return 0

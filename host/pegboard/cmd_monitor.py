@@ -1,22 +1,37 @@
-"""`pegboard monitor`: the protocol traffic, pretty and coloured (or raw)."""
+"""`pegboard monitor`: the protocol traffic in both directions, as a tap other commands go through.
+
+The board's port is exclusive (one program at a time), so a monitor that only listened would never
+see a request. Instead the monitor holds the port and offers a pseudo-terminal, the tap: every
+other program talks to the board through it, and the monitor prints each line that passes, the
+requests (→) and the replies and events (←). `pegboard` commands without --port use a running
+monitor's tap by themselves (it is announced in the runtime folder, like `pegboard sim`)."""
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
+import select
 import sys
-import time
 
-from pegboard.boardargs import connect
+from pegboard.cli import EXIT_STATUS_UNTIL_STOPPED
+from pegboard.boardargs import PORT_HELP, connect
 from pegboard.client import LINK_ERRORS
 
-COLORS = {"move": "32", "game_over": "35", "illegal": "31", "undo": "33", "new_game": "36", "hint": "34"}
+COLORS = {"move": "32", "game_over": "35", "illegal": "31", "undo": "33", "new_game": "36", "hint": "34",
+          "request": "1"}
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("monitor", help="watch the protocol live (events and replies)")
-    p.add_argument("--port", help="serial device path or pyserial URL (default: find the board)")
-    p.add_argument("--raw", action="store_true", help="print lines exactly as received")
+    p = sub.add_parser(
+        "monitor", help="watch the protocol live, both directions, as a tap other commands go through",
+        description="Holds the board's port and offers a tap (a pseudo-terminal) for other programs: every "
+                    "request sent through the tap (→) and every reply and event from the board (←) is "
+                    "printed. Other pegboard commands without --port use the tap by themselves; give its "
+                    "path as --port to anything else. Runs until Ctrl-C.",
+        epilog=EXIT_STATUS_UNTIL_STOPPED)
+    p.add_argument("--port", help=PORT_HELP)
+    p.add_argument("--raw", action="store_true", help="print the lines as they pass, unparsed")
     p.set_defaults(func=run)
 
 
@@ -27,32 +42,85 @@ def pretty(line: bytes, color: bool) -> str:
         return line.decode("utf-8", "replace")
     if not isinstance(obj, dict):
         return line.decode("utf-8", "replace")
-    name = obj.get("event") or ("reply" if obj.get("ok") else "error")
-    rest = " ".join("%s=%s" % (k, json.dumps(v)) for k, v in obj.items() if k not in ("event", "seq"))
-    head = "%-10s" % name
-    if "seq" in obj:
+    if "cmd" in obj:
+        name = "request"
+    else:
+        name = obj.get("event") or ("reply" if obj.get("ok") else "error")
+    rest = " ".join("%s=%s" % (k, json.dumps(v)) for k, v in obj.items() if k not in ("event", "seq", "cmd"))
+    head = "%-10s" % (obj["cmd"] if name == "request" else name)
+    if "seq" in obj and "event" in obj:
         head = "#%-4d %s" % (obj["seq"], head)
     code = COLORS.get(name, "31" if name == "error" else "0")
     return ("\033[%sm%s\033[0m %s" % (code, head, rest)) if color else "%s %s" % (head, rest)
 
 
+class _Lines:
+    """Cuts a byte stream into lines for printing (the bytes themselves pass on unchanged)."""
+
+    def __init__(self, arrow: str, raw: bool, color: bool) -> None:
+        self.arrow, self.raw, self.color = arrow, raw, color
+        self.buf = b""
+
+    def feed(self, data: bytes) -> None:
+        self.buf += data
+        while b"\n" in self.buf:
+            line, self.buf = self.buf.split(b"\n", 1)
+            line = line.rstrip(b"\r")
+            if line.strip():
+                text = line.decode("utf-8", "replace") if self.raw else pretty(line, self.color)
+                print("%s %s" % (self.arrow, text), flush=True)
+        if len(self.buf) > 4096:  # a line that never ends: show it anyway
+            self.feed(b"\n")
+
+
 def run(args: argparse.Namespace) -> int:
+    from pegboard.sim import runtime_file
+    from pegboard.sim.simulator import raw_pty
+
     b = connect(args)
     color = sys.stdout.isatty()
+    master, slave, tap = raw_pty()
+    announced = runtime_file.write(tap, None, kind="tap")
+    print("monitoring %s; tap: %s" % (b.ser.port if b.ser else b.port, tap), flush=True)
+    print("(pegboard commands without --port go through the tap; give it as --port to anything else)",
+          flush=True)
+    to_board, from_board = _Lines("→", args.raw, color), _Lines("←", args.raw, color)
     try:
         while True:
+            r, _, _ = select.select([master], [], [], 0.01)
+            if r:
+                try:
+                    data = os.read(master, 4096)
+                except OSError:
+                    data = b""
+                if data:
+                    to_board.feed(data)
+                    _to_board(b, data)
             try:
-                data = b.ser.readline() if b.ser else b""
+                n = b.ser.in_waiting if b.ser else 0
+                data = b.ser.read(n) if (n and b.ser) else b""
             except LINK_ERRORS:
                 print("-- disconnected; waiting for the board --", flush=True)
                 b._reconnect()
+                print("-- reconnected on %s --" % b.port, flush=True)
                 continue
-            if not data:
-                time.sleep(0.01)
-                continue
-            line = data.rstrip(b"\r\n")
-            print(line.decode("utf-8", "replace") if args.raw else pretty(line, color), flush=True)
+            if data:
+                from_board.feed(data)
+                try:
+                    os.write(master, data)
+                except OSError:
+                    pass  # nobody reads the tap just now: the board's lines are shown here all the same
     except KeyboardInterrupt:
         return 0
     finally:
+        runtime_file.remove(announced)
         b.close()
+        for fd in (master, slave):
+            os.close(fd)
+
+
+def _to_board(b, data: bytes) -> None:
+    try:
+        b._write(data)
+    except LINK_ERRORS:
+        print("-- the board is gone: that request was lost --", flush=True)

@@ -6,7 +6,8 @@ import argparse
 import json
 from typing import Any
 
-from pegboard.boardargs import add_port, connect
+from pegboard.boardargs import add_port, connect, stopped_on_interrupt
+from pegboard.client import Board
 from pegboard.cli import UsageError
 from pegboard.render import move_text
 from pegboard.solution_file import SolutionError, load_solution
@@ -28,7 +29,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(func=guide)
     p = sub.add_parser("watch", help="watch the solver search on the board's LEDs")
     add_port(p)
-    p.add_argument("--speed", type=int, default=150, help="ms per step (default 150)")
+    p.add_argument("--speed", type=int, default=150, help="ms per step, 1..10000 (default 150)")
     p.add_argument("--step", action="store_true", help="single-step: each button press (or Enter) is one step")
     p.set_defaults(func=watch)
 
@@ -48,17 +49,29 @@ def demo(args: argparse.Namespace) -> int:
             raise UsageError(str(e)) from None
         req = {"empty": sol["empty"], "moves": sol["moves"]}
     with connect(args) as b:
+        if args.file:
+            _check_board_size(b, sol, args.file)
         r = b.request("demo", **req)
         n = len(r["moves"])
         if not args.json:
-            print("the board is demonstrating %d moves (press its button to stop)" % n)
-        for e in b.events(timeout=None):
-            if e.get("event") == "demo_step":
-                _print(args, e, "%2d/%d  %s" % (e["step"], n, move_text(e["move"])))
-            elif e.get("event") == "demo_done":
-                _print(args, e, "stopped" if e.get("stopped") else "done")
-                return 0
+            print("the board is demonstrating %d moves (Ctrl-C or its button stops it)" % n, flush=True)
+        with stopped_on_interrupt(b, "demo"):
+            for e in b.events(timeout=None):
+                if e.get("event") == "demo_step":
+                    _print(args, e, "%2d/%d  %s" % (e["step"], n, move_text(e["move"])))
+                elif e.get("event") == "demo_done":
+                    _print(args, e, "stopped" if e.get("stopped") else "done")
+                    return 0
     return 0
+
+
+def _check_board_size(b: Board, sol: dict[str, Any], path: str) -> None:
+    """A file for another board size is refused before anything is sent: naming both sizes."""
+    info = b.request("info")
+    rows = info.get("rows")
+    if rows != sol["rows"]:
+        raise UsageError("%s is for %d rows (%d holes); this board has %s rows (%s holes)"
+                         % (path, sol["rows"], sol["rows"] * (sol["rows"] + 1) // 2, rows, info.get("holes")))
 
 
 def guide(args: argparse.Namespace) -> int:
@@ -67,40 +80,43 @@ def guide(args: argparse.Namespace) -> int:
     except SolutionError as e:
         raise UsageError(str(e)) from None
     with connect(args) as b:
+        _check_board_size(b, sol, args.file)
         st = b.request("state")
         if st["empty_start"] != sol["empty"] or st["moves"]:
-            print("set up the board: fill every hole but %d (waiting...)" % sol["empty"], flush=True)
+            print("set up the board: fill every hole but %d (waiting...; Ctrl-C to give up)" % sol["empty"],
+                  flush=True)
             while True:
                 e = b.wait_for("new_game", timeout=3600)
                 if e["empty"] == sol["empty"]:
                     break
         b.request("guide", moves=sol["moves"])
         print("make the lit move: blue peg over pink into green (%d moves)" % len(sol["moves"]), flush=True)
-        for e in b.events(timeout=None):
-            if e.get("event") == "guide_step":
-                _print(args, e, "%2d. %s  ✓" % (e["step"], move_text(e["move"])))
-            elif e.get("event") == "guide_off":
-                _print(args, e, {"done": "solution complete", "different_move": "a different move: guidance off",
-                                 "undo": "undo: guidance off", "stopped": "stopped"}.get(e["reason"], e["reason"]))
-                return 0 if e["reason"] == "done" else 1
+        with stopped_on_interrupt(b, "guide"):
+            for e in b.events(timeout=None):
+                if e.get("event") == "guide_step":
+                    _print(args, e, "%2d. %s  ✓" % (e["step"], move_text(e["move"])))
+                elif e.get("event") == "guide_off":
+                    _print(args, e, {"done": "solution complete", "different_move": "a different move: guidance off",
+                                     "undo": "undo: guidance off", "stopped": "stopped"}.get(e["reason"], e["reason"]))
+                    return 0 if e["reason"] == "done" else 1
     return 0
 
 
 def watch(args: argparse.Namespace) -> int:
+    if not 1 <= args.speed <= 10000:
+        raise UsageError("--speed must be 1..10000 ms per step (--step for single steps)")
     with connect(args) as b:
         b.request("watch", **({"step": True} if args.step else {"speed": args.speed}))
-        if args.step:
-            print("single-step: press Enter for each step, Ctrl-C to stop")
-            try:
-                while True:
-                    input()
-                    print("step %d" % b.request("watch", step=True)["step"], flush=True)
-            except (EOFError, KeyboardInterrupt):
-                b.request("stop")
-        else:
-            print("the board is showing the search; Ctrl-C stops it")
-            try:
+        with stopped_on_interrupt(b, "solver show"):
+            if args.step:
+                print("single-step: press Enter for each step, Ctrl-C to stop", flush=True)
+                try:
+                    while True:
+                        input()
+                        print("step %d" % b.request("watch", step=True)["step"], flush=True)
+                except EOFError:
+                    b.request("stop")
+            else:
+                print("the board is showing the search; Ctrl-C stops it", flush=True)
                 b.wait_for("never", timeout=1e9)
-            except KeyboardInterrupt:
-                b.request("stop")
     return 0

@@ -13,10 +13,15 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
         "sim", help="run the simulated board behind a pseudo-terminal",
         description="Runs the unchanged firmware with fake hardware at the lowest layer. Prints "
-                    "'data: PATH' (the serial port to open) and 'control: PATH' (the virtual hand: "
-                    "JSON lines such as {\"cmd\":\"fill\",\"empty\":1}), then runs until SIGINT/SIGTERM.")
+                    "'data: PATH' (the serial port to open; a symlink that follows the port across "
+                    "replug) and 'control: PATH' (the virtual hand: JSON lines such as "
+                    "{\"cmd\":\"fill\",\"empty\":1}; docs/simulator.md lists them all), then runs until "
+                    "SIGINT/SIGTERM. While it runs, pegboard commands without --port find it. If the "
+                    "firmware stops, its last console lines are printed here.",
+        epilog="exit status: 0 stopped by SIGINT/SIGTERM, 2 bad usage or input (a missing --settings file)")
     p.add_argument("--firmware", default=None, help="firmware folder (default: the project's firmware/)")
-    p.add_argument("--settings", default=None, help="settings.toml to use (default: the firmware's)")
+    p.add_argument("--settings", default=None, help="settings.toml to use (default: the firmware's); "
+                                                    "it must exist")
     p.add_argument("--runtime", choices=["cpython", "micropython", "chip"], default="cpython",
                    help="what runs the firmware: CPython, the unix MicroPython VM, or 'chip': MicroPython's "
                         "core set up as a CircuitPython board (32-bit where gcc -m32 works, a 1.5 KB "
@@ -28,30 +33,61 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="chip runtime: do not hold loop passes to the RP2040's watchdog (chip time is on by "
                         "default: a pass that would take over 4 s on an RP2040, at 230x the VM's CPU time, "
                         "resets the board)")
-    p.add_argument("--link", metavar="PATH", help="keep a symlink to the data port here, re-pointed after replug")
+    p.add_argument("--link", metavar="PATH", help="keep the symlink to the data port here (default: in the "
+                                                  "runtime folder, see docs/simulator.md)")
     p.add_argument("--console", action="store_true", help="echo the firmware's console output to stderr")
     p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
     from pegboard.sim import SimError, Simulator
+    from pegboard.sim import runtime_file
     from pegboard.sim.settings import SettingsError
 
+    if args.settings and not Path(args.settings).is_file():
+        raise UsageError("--settings %s: no such file" % args.settings)
     kw = {}
     if args.firmware:
         kw["firmware"] = args.firmware
     try:
-        sim = Simulator(settings=args.settings, runtime=args.runtime, heap=args.heap, link=args.link,
+        link = args.link or runtime_file.data_link_path()
+        sim = Simulator(settings=args.settings, runtime=args.runtime, heap=args.heap, link=link,
                         console=args.console, chip_time=args.chip_time if args.runtime == "chip" else None,
                         **kw)
     except (SimError, SettingsError, OSError) as e:
         raise UsageError(str(e)) from None
     stop = threading.Event()
-    for sig in (signal.SIGINT, signal.SIGTERM):
+    for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):  # SIGHUP: its terminal closed
         signal.signal(sig, lambda *_: stop.set())
     with sim:
-        print("data: %s" % sim.data_path, flush=True)
+        print("data: %s" % link, flush=True)
         print("control: %s" % sim.control_path, flush=True)
-        while not stop.wait(0.2):
-            pass
+        print("(the data port is %s now; %s follows it across unplug/replug. Commands without --port find "
+              "this simulator.)" % (sim.data_path, link), flush=True)
+        info = runtime_file.write(link, sim.control_path)
+        try:
+            _watch_firmware(sim, stop)
+        finally:
+            runtime_file.remove(info)
     return 0
+
+
+def _watch_firmware(sim, stop: threading.Event) -> None:
+    """Until stopped: say so on stdout when the firmware stops or the watchdog resets it."""
+    seen_resets = sim.watchdog_resets
+    reported = False
+    while not stop.wait(0.2):
+        if sim.watchdog_resets != seen_resets:
+            seen_resets = sim.watchdog_resets
+            print("the watchdog reset the firmware (%d so far)" % seen_resets, flush=True)
+        if sim.child is None and not reported:
+            reported = True
+            lines = [x for x in list(sim.console)[-12:] if x.strip()]
+            print("the firmware stopped; its last console lines:", flush=True)
+            for line in lines:
+                print("  | %s" % line, flush=True)
+            print("(power_cycle on the control port starts it again)", flush=True)
+        elif sim.child is not None:
+            reported = False

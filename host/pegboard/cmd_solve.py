@@ -3,8 +3,12 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
+import os
+import signal
 import sys
+import threading
 from typing import Iterator
 
 from pegcore.geometry import MAX_ROWS, MIN_ROWS, Board, start_mask
@@ -33,7 +37,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                       help="a solution with the fewest moves (a run of jumps by one peg is one move; up to 6 rows)")
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.add_argument("--svg", metavar="FILE", help="also draw the solution step by step into an SVG file")
-    p.add_argument("--gif", metavar="FILE", help="also animate the solution into a GIF file")
+    p.add_argument("--gif", metavar="FILE",
+                   help="also animate the solution into a GIF file (FILE.gif, 480 px wide or more)")
     p.set_defaults(func=run)
 
 
@@ -57,6 +62,10 @@ def _parse(args: argparse.Namespace) -> tuple[Board, list[int]]:
     if args.min_moves and board.rows >= 7:
         raise UsageError("--min-moves on %d rows is out of reach here (too many positions); "
                          "leave it out to get one solution" % board.rows)
+    if args.gif and not args.gif.lower().endswith(".gif"):
+        raise UsageError("--gif %s: the file name must end in .gif (it is an animated GIF)" % args.gif)
+    if args.svg and not args.svg.lower().endswith(".svg"):
+        raise UsageError("--svg %s: the file name must end in .svg" % args.svg)
     if (args.svg or args.gif) and (args.count or args.all or args.empty == "all"):
         raise UsageError("--svg/--gif draw one solution: use them with a single --empty and no --count/--all")
     return board, empties
@@ -64,11 +73,34 @@ def _parse(args: argparse.Namespace) -> tuple[Board, list[int]]:
 
 def run(args: argparse.Namespace) -> int:
     board, empties = _parse(args)
-    if args.count:
-        return _count(board, empties, args)
-    if args.all:
-        return _stream_all(board, empties, args)
-    return _solve(board, empties, args)
+    with _quick_interrupt():
+        if args.count:
+            return _count(board, empties, args)
+        if args.all:
+            return _stream_all(board, empties, args)
+        return _solve(board, empties, args)
+
+
+@contextlib.contextmanager
+def _quick_interrupt() -> Iterator[None]:
+    """Ctrl-C ends a long search at once: unwinding it would first free its memo, millions of
+    entries, which takes seconds. Nothing is lost: results are printed as they are found."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def stop(*_: object) -> None:
+        try:
+            sys.stderr.write("\ninterrupted\n")
+            sys.stdout.flush()
+        finally:
+            os._exit(130)
+
+    old = signal.signal(signal.SIGINT, stop)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, old)
 
 
 def _where(finish: int | None) -> str:
@@ -145,8 +177,11 @@ def _stream_all(board: Board, empties: list[int], args: argparse.Namespace) -> i
                 out.write("%d: %s\n" % (e, " ".join("%d-%d" % (m[0], m[2]) for m in moves)))
             found += 1
     if not found:
-        print("no solution from %s%s" % (_starts(empties), _where(args.finish)), file=sys.stderr)
-        return 2 if args.finish is not None else 1
+        message = "no solution from %s%s" % (_starts(empties), _where(args.finish))
+        if args.json:
+            print(json.dumps({"ok": False, "error": "no_solution", "message": message, "rows": board.rows}))
+        print(message, file=sys.stderr)
+        return 1
     return 0
 
 
@@ -155,29 +190,31 @@ def _starts(empties: list[int]) -> str:
 
 
 def _solutions(board: Board, empties: list[int], args: argparse.Namespace
-               ) -> list[tuple[int, list[int] | None, int | None]]:
-    """(empty, jumps or None, fewest moves or None) per start; a progress bar on big boards."""
+               ) -> Iterator[tuple[int, list[int] | None, int | None]]:
+    """(empty, jumps or None, fewest moves or None) per start, each as soon as it is found; a
+    progress bar on big boards."""
     solver = Solver(board, args.finish)
     bar = Progress("solving") if board.rows >= 6 and (len(empties) > 1 or args.min_moves) else None
-    out: list[tuple[int, list[int] | None, int | None]] = []
     try:
         for k, e in enumerate(empties):
+            if bar:
+                bar(k, len(empties), "hole %d" % e)
             start = start_mask(board, e)
             if not args.min_moves:
-                out.append((e, solver.solution(start), None))
+                got = (e, solver.solution(start), None)
             else:
                 # the numpy engine: the core's search (Solver.min_moves) takes minutes on 6 rows
                 from pegboard.fastsolve import min_moves
 
-                got = min_moves(board, e, args.finish, bar if len(empties) == 1 else None) \
+                found = min_moves(board, e, args.finish, bar if len(empties) == 1 else None) \
                     if solver.possible(start) else None
-                out.append((e, None, None) if got is None else (e, got[1], got[0]))
+                got = (e, None, None) if found is None else (e, found[1], found[0])
             if bar:
-                bar(k + 1, len(empties))
+                bar.clear()
+            yield got
     finally:
         if bar:
             bar.close()
-    return out
 
 
 def _solve(board: Board, empties: list[int], args: argparse.Namespace) -> int:
@@ -186,18 +223,21 @@ def _solve(board: Board, empties: list[int], args: argparse.Namespace) -> int:
     for e, jumps, moves_count in _solutions(board, empties, args):
         start = start_mask(board, e)
         if jumps is None:
-            why = "" if solver.possible(start) else \
-                " (impossible by colour parity: see --help)"
-            print("no solution from hole %d%s%s" % (e, _where(args.finish), why), file=sys.stderr)
-            # an impossible start/finish pair is a usage error; a lost board is a plain failure
-            status = max(status, 2 if args.finish is not None else 1)
+            why = "" if solver.possible(start) else " (impossible by colour parity: see --help)"
+            message = "no solution from hole %d%s%s" % (e, _where(args.finish), why)
+            if args.json:
+                print(json.dumps({"ok": False, "error": "no_solution", "message": message, "rows": board.rows,
+                                  "empty": e, "finish": args.finish}), flush=True)
+            print(message, file=sys.stderr, flush=True)
+            status = 1  # the solver said no
             continue
         moves = [board.move_of(j) for j in jumps]
         if args.json:
             obj: dict[str, object] = {"rows": board.rows, "empty": e, "finish": args.finish, "moves": moves}
             if moves_count is not None:
                 obj["min_moves"] = moves_count
-            print(json.dumps(obj))
+                obj["groups"] = group_moves(moves)
+            print(json.dumps(obj), flush=True)
         else:
             _print_solution(board, start, jumps, e, moves_count)
         if args.svg:
@@ -218,10 +258,27 @@ def _solve(board: Board, empties: list[int], args: argparse.Namespace) -> int:
     return status
 
 
+def group_moves(moves: list[list[int]]) -> list[list[list[int]]]:
+    """The jumps grouped into moves: a run of jumps by the same peg (each starting where the last
+    landed) is one move."""
+    groups: list[list[list[int]]] = []
+    for mv in moves:
+        if groups and groups[-1][-1][2] == mv[0]:
+            groups[-1].append(mv)
+        else:
+            groups.append([mv])
+    return groups
+
+
 def _print_solution(board: Board, start: int, jumps: list[int], empty: int, moves_count: int | None) -> None:
     head = "Solution from hole %d (%d jumps" % (empty, len(jumps))
     head += ", %d moves)" % moves_count if moves_count is not None else ")"
     print(head)
+    moves = [board.move_of(j) for j in jumps]
+    if moves_count is not None:
+        # which jumps make each move: a peg jumping again at once is still one move
+        for n, group in enumerate(group_moves(moves), 1):
+            print("  move %d: %s" % (n, "; ".join(move_text(mv) for mv in group)))
     print(render_board(board, start))
     m = start
     for k, j in enumerate(jumps, 1):
@@ -229,3 +286,4 @@ def _print_solution(board: Board, start: int, jumps: list[int], empty: int, move
         print()
         print("%2d. %s" % (k, move_text(board.move_of(j))))
         print(render_board(board, m))
+    sys.stdout.flush()

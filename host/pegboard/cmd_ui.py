@@ -3,25 +3,50 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import time
 
-from pegboard.boardargs import connect, describe_state
+from pegboard.cli import EXIT_STATUS_UNTIL_STOPPED
+from pegboard.boardargs import PORT_HELP, connect, describe_state
 from pegboard.client import Board, BoardError
 from pegboard.render import move_text
+from pegboard.words import event_text
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("mirror", help="live view of the board in the terminal (Textual UI)")
-    p.add_argument("--port", help="serial device path or pyserial URL (default: find the board)")
+    p = sub.add_parser("mirror", help="live view of the board in the terminal (Textual UI)",
+                       description="Shows the board live: every move, hint and demo step as it happens, the "
+                                   "holes in the colours the board lights them, a legend, a log in plain words, "
+                                   "and keys for hint, demo, solver show, stop, new game and a solution browser. "
+                                   "On a running `pegboard sim` clicking a hole moves a peg. Without a terminal "
+                                   "(or with --plain) it prints the events and the board after each change.",
+                       epilog=EXIT_STATUS_UNTIL_STOPPED)
+    p.add_argument("--port", help=PORT_HELP)
     p.add_argument("--plain", action="store_true", help="print text frames instead (logs, non-terminals)")
     p.set_defaults(func=mirror)
-    p = sub.add_parser("play", help="play on a simulated board in the terminal (click holes to move pegs)")
+    p = sub.add_parser("play", help="play on a simulated board in the terminal (click holes to move pegs)",
+                       description="Starts a simulated board and its live view. Click the jumping peg, then the "
+                                   "empty hole it lands in, then the jumped peg. Without a terminal it prints a "
+                                   "demonstration: the board after each move of a solution.")
     p.add_argument("--runtime", choices=["cpython", "micropython"], default="cpython")
     p.add_argument("--empty", type=int, default=1, help="start with this hole empty (default 1)")
     p.set_defaults(func=play)
-    p = sub.add_parser("run", help="the main job: mirror the real board if plugged in, else play the simulated one")
+    p = sub.add_parser("run", help="the main job: mirror the real board if plugged in, else play the simulated one",
+                       description="Mirrors a plugged-in board; else a running `pegboard sim`; else starts a "
+                                   "simulated board to play on (see `pegboard play`).")
     p.set_defaults(func=run)
+
+
+def _hand_for(port: str | None):
+    """The control port of the running simulator whose data port this is, else None."""
+    from pegboard.sim.hand import Hand
+    from pegboard.sim.runtime_file import running
+
+    for sim in running():
+        if port and sim.get("control") and os.path.realpath(sim["data"]) == os.path.realpath(port):
+            return Hand(sim["control"])
+    return None
 
 
 def mirror(args: argparse.Namespace) -> int:
@@ -30,28 +55,36 @@ def mirror(args: argparse.Namespace) -> int:
         return _plain(board)
     from pegboard.tui import BoardApp
 
-    BoardApp(board, title="pegboard mirror %s" % board.port).run()
+    port = board.ser.port if board.ser is not None else board.port
+    hand = _hand_for(port)
+    what = "simulated board (%s)" % port if hand else port
+    BoardApp(board, hand=hand, title="pegboard mirror: %s" % what).run()
     board.close()
     return 0
 
 
 def _plain(board: Board, until: float | None = None) -> int:
-    last = None
+    """Events in plain words, and the board after each change (from the board's events, not a timer)."""
     try:
+        print(describe_state(board.request("state")) + "\n", flush=True)
         while until is None or time.monotonic() < until:
-            for e in board.poll(0.2):
-                print("event: %s" % {k: v for k, v in e.items() if k != "seq"}, flush=True)
-            st = board.request("state")
-            frame = describe_state(st)
-            if frame != last:
-                print(frame + "\n", flush=True)
-                last = frame
+            events = board.poll(0.1)
+            for e in events:
+                text = event_text(e)
+                if text:
+                    print(text, flush=True)
+            if any(e.get("event") in FRAME_EVENTS for e in events):
+                print(describe_state(board.request("state")) + "\n", flush=True)
     except KeyboardInterrupt:
         pass
     except BoardError as e:
         print("pegboard: %s" % e, file=sys.stderr)
         return 1
     return 0
+
+
+# events after which the pegs or the game changed: worth a new picture
+FRAME_EVENTS = ("new_game", "move", "undo", "illegal", "recovered", "game_over", "resumed", "reconnected", "resync")
 
 
 def play(args: argparse.Namespace) -> int:
@@ -74,42 +107,42 @@ def play(args: argparse.Namespace) -> int:
 
 
 def _scripted_show(sim, board: Board) -> int:
-    """No terminal to play in: fill the twin with hole 1 empty, let the board demonstrate a
-    solution, and print each frame."""
+    """No terminal to play in: the board demonstrates a solution from the filled board, and each
+    move is printed with the position after it (from the moves, not the LEDs, which light the
+    move being made)."""
+    from pegcore.geometry import Board as Geometry
+    from pegcore.rules import mask_of
+    from pegboard.render import render_board
+
     sim.control("wait_idle")
-    print(describe_state(board.request("state")) + "\n", flush=True)
+    st = board.request("state")
+    print(describe_state(st) + "\n", flush=True)
+    geometry = Geometry(5)
+    mask = mask_of(st["position"])
     r = board.request("demo")
-    print("the board demonstrates %d moves:" % len(r["moves"]), flush=True)
+    moves = r["moves"]
+    print("the board demonstrates %d moves:" % len(moves), flush=True)
     while True:
         for e in board.poll(0.5):
             if e.get("event") == "demo_step":
+                mv = e["move"]
+                mask ^= (1 << (mv[0] - 1)) | (1 << (mv[1] - 1)) | (1 << (mv[2] - 1))
                 px = sim.control("pixels")
-                print("%2d. %s   (LEDs %d mA)" % (e["step"], move_text(e["move"]), px["ma"]))
-                print(_demo_frame(px["pixels"]) + "\n", flush=True)
+                print("%2d. %s   (%d pegs left; LEDs %d mA)" % (e["step"], move_text(mv), bin(mask).count("1"),
+                                                             px["ma"]))
+                print(render_board(geometry, mask) + "\n", flush=True)
             elif e.get("event") == "demo_done":
-                print("done: one peg left." if len(r["moves"]) == 13 else "done.", flush=True)
+                left = bin(mask).count("1")
+                print("done: one peg left." if left == 1 else "done: %d pegs left." % left, flush=True)
                 return 0
 
 
-def _demo_frame(pixels: list[list[int]]) -> str:
-    # lit holes as pegs, dark as empty: what a spectator sees on the wood
-    from pegcore.geometry import Board as Geometry
-    from pegboard.render import render_board
-
-    mask = 0
-    for i, (r, g, b) in enumerate(pixels):
-        if r + g + b > 60:
-            mask |= 1 << i
-    return render_board(Geometry(5), mask)
-
-
 def run(args: argparse.Namespace) -> int:
-    from pegboard.ports import find_data_port
+    from pegboard.ports import find_board_or_sim
 
-    port = None
     try:
-        port = find_data_port()
-    except Exception:
+        port = find_board_or_sim()
+    except Exception:  # noqa: BLE001 - a port scan that fails means: play the simulated board
         port = None
     if port:
         print("board found on %s" % port)

@@ -46,14 +46,29 @@ def solution_svg(board: Board, start: int, jumps: list[int], per_row: int = 5) -
     return "\n".join(out) + "\n"
 
 
-def solution_gif(board: Board, start: int, jumps: list[int], path: str, frame_ms: int = 800) -> int:
-    """An animated GIF: the start, then the board after each jump (the jump's holes lit).
-    Returns the number of frames."""
+GIF_MIN_WIDTH = 480
+
+
+def _font(size: int):
+    from PIL import ImageFont
+
+    try:
+        return ImageFont.load_default(size=size)  # a scalable font (Pillow with FreeType)
+    except (TypeError, OSError, ImportError):
+        return ImageFont.load_default()
+
+
+def solution_gif(board: Board, start: int, jumps: list[int], path: str, frame_ms: int = 900) -> int:
+    """An animated GIF, at least 480 px wide: the start, then the board after each jump (the
+    jump's holes lit, every hole numbered). Returns the number of frames."""
     from PIL import Image, ImageDraw
 
-    pitch, r = 40, 14
-    w = board.rows * pitch + 20
-    h = int(board.rows * pitch * 0.866) + 50
+    pitch = max(70, (GIF_MIN_WIDTH - 40) // board.rows)
+    r = int(pitch * 0.36)
+    w = board.rows * pitch + 40
+    top = 64
+    h = int((board.rows - 1) * pitch * 0.866) + 2 * r + top + 50
+    title_font, hole_font, small = _font(26), _font(max(14, r - 4)), _font(16)
     frames = []
     m = start
     steps = [-1] + list(jumps)
@@ -62,18 +77,31 @@ def solution_gif(board: Board, start: int, jumps: list[int], path: str, frame_ms
             m ^= board.flip[j]
         img = Image.new("RGB", (w, h), (250, 245, 235))
         d = ImageDraw.Draw(img)
-        d.text((8, 6), "start" if j < 0 else "%d. %d -> %d over %d" % (k, board.jump_from[j] + 1,
-                                                                       board.jump_to[j] + 1, board.jump_over[j] + 1),
-               fill=(0, 0, 0))
+        title = "start: hole %d empty" % (_first_empty(board, start)) if j < 0 else \
+            "%d. %d -> %d over %d" % (k, board.jump_from[j] + 1, board.jump_to[j] + 1, board.jump_over[j] + 1)
+        d.text((20, 16), title, fill=(0, 0, 0), font=title_font)
+        d.text((w - 20, 22), "%d/%d" % (k, len(jumps)), fill=(90, 90, 90), font=small, anchor="ra")
         for hole in range(1, board.holes + 1):
             x, y = _hole_xy(board, hole, pitch)
-            x, y = x + 10 + pitch / 2, y + 40
-            color = (139, 69, 19) if m >> (hole - 1) & 1 else (225, 215, 195)
+            x, y = x + 20 + pitch / 2, y + top + r
+            peg = m >> (hole - 1) & 1
+            color = (139, 69, 19) if peg else (225, 215, 195)
             if j >= 0 and hole - 1 == board.jump_to[j]:
                 color = (46, 139, 87)
             elif j >= 0 and hole - 1 in (board.jump_from[j], board.jump_over[j]):
-                color = (255, 215, 168)
-            d.ellipse((x - r, y - r, x + r, y + r), fill=color, outline=(80, 80, 80))
+                color = (255, 200, 140)
+            d.ellipse((x - r, y - r, x + r, y + r), fill=color, outline=(80, 80, 80), width=2)
+            ink = (255, 255, 255) if color in ((139, 69, 19), (46, 139, 87)) else (60, 60, 60)
+            d.text((x, y), str(hole), fill=ink, font=hole_font, anchor="mm")
+        d.text((20, h - 12), "brown: a peg   green: it landed   orange: emptied",
+               fill=(90, 90, 90), font=small, anchor="ls")
         frames.append(img)
-    frames[0].save(path, save_all=True, append_images=frames[1:], duration=frame_ms, loop=0)
+    frames[0].save(path, format="GIF", save_all=True, append_images=frames[1:], duration=frame_ms, loop=0)
     return len(frames)
+
+
+def _first_empty(board: Board, mask: int) -> int:
+    for h in range(1, board.holes + 1):
+        if not mask >> (h - 1) & 1:
+            return h
+    return 0

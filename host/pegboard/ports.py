@@ -46,3 +46,18 @@ def find_data_port() -> str | None:
         if len(group) == 2:
             return sorted(group, key=lambda c: c.device)[1].device
     return None
+
+
+def find_board_or_sim() -> str | None:
+    """A running `pegboard monitor`'s tap (it holds the board's port: the way to the board goes
+    through it), else a plugged-in board's data port, else a running `pegboard sim`'s."""
+    from pegboard.sim.runtime_file import find_running
+
+    tap = find_running("tap")
+    if tap:
+        return tap["data"]
+    port = find_data_port()
+    if port:
+        return port
+    sim = find_running("sim")
+    return sim["data"] if sim else None

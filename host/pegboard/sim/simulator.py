@@ -42,6 +42,9 @@ def _raw_pty() -> tuple[int, int, str]:
     return master, slave, os.ttyname(slave)
 
 
+raw_pty = _raw_pty  # a raw pseudo-terminal (master fd, slave fd, path): also the monitor's tap
+
+
 def _lib_dir() -> str:
     """A folder with the real Adafruit neopixel library files, as on the chip's /lib."""
     import importlib.util
@@ -146,11 +149,10 @@ class Simulator:
         self._ping_n = 0
         self._stop = threading.Event()
         self._lock = threading.Lock()
-        self._ctl_lock = threading.Lock()
         self._wake_r, self._wake_w = os.pipe()
         self.data_master, self._data_slave, self.data_path = _raw_pty()
         self.ctl_master, self._ctl_slave, self.control_path = _raw_pty()
-        self._client_fd: int | None = None
+        self._hand: Any = None  # pegboard.sim.hand.Hand, opened by control()
         self._update_link()
         self._thread: threading.Thread | None = None
 
@@ -173,7 +175,9 @@ class Simulator:
         if self._thread:
             self._thread.join(5)
         self._kill_child()
-        for fd in (self.data_master, self._data_slave, self.ctl_master, self._ctl_slave, self._client_fd,
+        if self._hand is not None:
+            self._hand.close()
+        for fd in (self.data_master, self._data_slave, self.ctl_master, self._ctl_slave,
                    self._wake_r, self._wake_w):
             if fd is not None and fd >= 0:
                 try:
@@ -639,24 +643,11 @@ class Simulator:
     def control(self, cmd: str, timeout: float = 10.0, **args: Any) -> dict[str, Any]:
         """Send a control command through the control pty, as any client would; return the reply
         or raise SimError with the error message."""
-        with self._ctl_lock:
-            if self._client_fd is None:
-                self._client_fd = os.open(self.control_path, os.O_RDWR | os.O_NOCTTY)
-                tty.setraw(self._client_fd)
-                self._client_buf = b""
-            req = {"cmd": cmd}
-            req.update(args)
-            os.write(self._client_fd, (json.dumps(req) + "\n").encode())
-            deadline = time.monotonic() + timeout
-            while b"\n" not in self._client_buf:
-                left = deadline - time.monotonic()
-                if left <= 0:
-                    raise SimError("no reply to %s" % cmd)
-                r, _, _ = select.select([self._client_fd], [], [], left)
-                if r:
-                    self._client_buf += os.read(self._client_fd, 4096)
-            line, self._client_buf = self._client_buf.split(b"\n", 1)
-            reply = json.loads(line)
-            if not reply.get("ok"):
-                raise SimError(reply.get("message", "control command failed"))
-            return reply
+        from pegboard.sim.hand import Hand, HandError
+
+        if self._hand is None:
+            self._hand = Hand(self.control_path)
+        try:
+            return self._hand(cmd, timeout, **args)
+        except HandError as e:
+            raise SimError(str(e)) from None

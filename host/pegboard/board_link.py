@@ -1,0 +1,116 @@
+"""The terminal UI's link to the board: one thread owns the serial client (and the simulator's hand,
+if any), reads events as they arrive and hands everything to the UI through `post(message)`.
+The UI never touches the port itself, so a slow reply or a pulled cable never freezes a key.
+
+What it posts (plain tuples, the UI wraps them in Textual messages):
+  ("info", reply)              once connected: rows, holes, firmware
+  ("events", [event, ...])     as they arrive, then a fresh
+  ("state", reply)             after every event batch and every request
+  ("reply", cmd, reply)        a request's answer
+  ("error", text)              a request the board refused, or a lost link
+
+The board sends an event for every change of its pegs, so the picture is redrawn from events. Its
+animations (a hint's blinking, a demo, the solver show, the self-test chase) change only LEDs and
+send no event per frame: while one runs, and only then, the lights are re-read 4 times a second.
+"""
+
+from __future__ import annotations
+
+import queue
+import threading
+import time
+from typing import Any, Callable
+
+from pegboard.client import Board, BoardError
+
+# how long the firmware shows a hint (pegfw.shows.HintShow: 4 s, +1.2 s when lost)
+HINT_SHOW_S = 5.4
+ANIMATION_REREAD_S = 0.25
+POLL_S = 0.03
+
+
+class BoardLink(threading.Thread):
+    def __init__(self, board: Board, post: Callable[[tuple[Any, ...]], None],
+                 hand: Callable[..., dict[str, Any]] | None = None) -> None:
+        super().__init__(name="pegboard-link", daemon=True)
+        self.board = board
+        self.post = post
+        self.hand = hand
+        self.jobs: queue.Queue[tuple[str, str, dict[str, Any]]] = queue.Queue()
+        self.stopping = threading.Event()
+        self.state: dict[str, Any] = {}
+        self._animated_until = 0.0
+        self._refreshed = 0.0
+
+    # -- called from the UI thread ------------------------------------------------------------
+    def ask(self, cmd: str, **args: Any) -> None:
+        """Send a request to the board; its reply comes back as ("reply", cmd, reply)."""
+        self.jobs.put(("board", cmd, args))
+
+    def move(self, cmd: str, **args: Any) -> None:
+        """A hand on the simulated board (lift, place, fill, press ...)."""
+        self.jobs.put(("hand", cmd, args))
+
+    def stop(self) -> None:
+        self.stopping.set()
+
+    # -- the thread ---------------------------------------------------------------------------
+    def run(self) -> None:
+        connected = False
+        while not self.stopping.is_set():
+            try:
+                if not connected:
+                    self.post(("info", self.board.request("info")))
+                    self._refresh()
+                    connected = True
+                self._do_jobs()
+                events = self.board.poll(POLL_S)
+                if events:
+                    self.post(("events", events))
+                    if any(e.get("event") in ("hint", "demo_step", "button") for e in events):
+                        self._animated_until = time.monotonic() + HINT_SHOW_S
+                    self._refresh()
+                elif self._animating() and time.monotonic() - self._refreshed > ANIMATION_REREAD_S:
+                    self._refresh()
+            except BoardError as e:
+                self.post(("error", str(e)))
+                connected = False
+                self.board.close()
+                self.stopping.wait(1.0)
+            except Exception as e:  # noqa: BLE001 - a thread that dies silently would freeze the picture
+                self.post(("error", "link: %r" % e))
+                self.stopping.wait(1.0)
+        self.board.close()
+
+    def _animating(self) -> bool:
+        return self.state.get("mode") == "demo" or time.monotonic() < self._animated_until
+
+    def _refresh(self) -> None:
+        self.state = self.board.request("state")
+        self._refreshed = time.monotonic()
+        self.post(("state", self.state))
+
+    def _do_jobs(self) -> None:
+        while True:
+            try:
+                kind, cmd, args = self.jobs.get_nowait()
+            except queue.Empty:
+                return
+            if kind == "hand":
+                try:
+                    assert self.hand is not None
+                    self.hand(cmd, **args)
+                except Exception as e:  # noqa: BLE001 - the hand's refusals are shown, not fatal
+                    self.post(("error", "%s: %s" % (cmd, e)))
+                continue
+            try:
+                reply = self.board.request(cmd, **args)
+            except BoardError as e:
+                if e.code in ("no_reply", "no_board", "disconnected"):
+                    raise
+                self.post(("error", "%s: %s" % (cmd, e)))
+                continue
+            if cmd in ("demo", "watch", "selftest", "hint"):
+                self._animated_until = time.monotonic() + HINT_SHOW_S
+            self.post(("reply", cmd, reply))
+            self._refresh()

@@ -1,0 +1,207 @@
+"""One behaviour per command: exit statuses as --help says, --json failures as JSON, Ctrl-C stops
+what a command started on the board, odd ports and odd files refused with the reason."""
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+
+from pegboard.cli import build_parser
+from pegboard.client import Board
+from pegboard.solution_file import MAX_BYTES, SolutionError, load_solution
+
+
+
+def test_every_command_help_states_its_exit_status():
+    import argparse
+
+    parser = build_parser()
+    sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    for name, p in sub.choices.items():
+        assert "exit status: 0" in (p.epilog or ""), name
+        assert "2 bad usage" in p.epilog, name
+
+
+@pytest.mark.parametrize("port,needle", [
+    ("loop://", "loopback: it echoes every request back"),
+    ("", "--port is empty"),
+    ("/dev/null", "is a device but not a serial port"),
+    ("/etc/hostname", "is a file, not a serial port"),
+    ("/tmp", "is a folder, not a serial port"),
+    ("spy:///etc/hostname", "is a file, not a serial port"),
+    ("foo://x", "protocol 'foo' not known"),
+])
+def test_odd_ports_are_refused_with_the_reason(port, needle):
+    p = subprocess.run([sys.executable, "-m", "pegboard", "state", "--port", port], capture_output=True,
+                       text=True, timeout=30)
+    assert p.returncode in (1, 2) and needle in p.stderr, p.stderr
+    assert "Traceback" not in p.stderr and "says error: error" not in p.stderr
+
+
+def test_json_failures_are_json_objects(sim, tmp_path, cli):
+    code, out, _ = cli("state", "--port", "loop://", "--json")
+    assert code == 2 and json.loads(out)["ok"] is False and "loopback" in json.loads(out)["message"]
+    code, out, _ = cli("state", "--port", str(tmp_path / "nothing"), "--json")
+    assert code == 1 and json.loads(out)["error"] == "no_board"
+    f = tmp_path / "s.json"
+    f.write_text(json.dumps({"rows": 5, "empty": 1, "moves": [[4, 2, 1], [4, 2, 1]]}))
+    code, out, _ = cli("demo", str(f), "--port", sim.data_path, "--json")
+    assert code == 2 and json.loads(out) == {"ok": False, "error": "usage",
+                                             "message": "%s: move 2 [4, 2, 1]: 4 -> 1 over 2 is not legal here" % f}
+
+
+def test_board_refusals_count_moves_from_1(sim, capsys):
+    from pegboard.boardargs import fail
+    from pegboard.client import BoardError
+
+    with Board(sim.data_path) as b:
+        with pytest.raises(BoardError) as e:
+            b.request("demo", moves=[[1, 2, 4], [1, 2, 4]])  # the board's hole 4 is empty
+    assert fail(e.value) == 1
+    assert "move 2 of the list: 1 -> 4 over 2 is not legal here" in capsys.readouterr().err
+    assert fail(e.value, as_json=True) == 1
+    obj = json.loads(capsys.readouterr().out)
+    assert obj["error"] == "illegal_move" and obj["move"] == 2 and obj["message"].startswith("move 2 ")
+    # an argument the board refuses is bad input (2); a board that says no otherwise is 1
+    with Board(sim.data_path) as b:
+        with pytest.raises(BoardError) as e:
+            b.request("brightness", value=0)
+    assert e.value.code == "bad_args" and fail(e.value) == 2
+
+
+def test_a_file_for_another_board_size_names_both_sizes(sim, tmp_path, cli):
+    six = tmp_path / "six.json"
+    six.write_text(json.dumps({"rows": 6, "empty": 1, "moves": [[4, 2, 1]]}))
+    four = tmp_path / "four.json"
+    four.write_text(json.dumps({"rows": 4, "empty": 1, "moves": [[4, 2, 1]]}))
+    for f, rows, holes in ((six, 6, 21), (four, 4, 10)):
+        for cmd in ("demo", "guide"):
+            code, _, err = cli(cmd, str(f), "--port", sim.data_path)
+            assert code == 2
+            assert "is for %d rows (%d holes); this board has 5 rows (15 holes)" % (rows, holes) in err
+    with Board(sim.data_path) as b:
+        assert b.request("state")["mode"] == "play"  # nothing was sent
+
+
+def test_deep_and_huge_files_get_a_clear_message(tmp_path):
+    deep = tmp_path / "deep.json"
+    deep.write_text("[" * 5000 + "]" * 5000)
+    with pytest.raises(SolutionError, match="nested 5000 levels deep"):
+        load_solution(deep)
+    big = tmp_path / "big.json"
+    big.write_text(" " * (MAX_BYTES + 1))
+    with pytest.raises(SolutionError, match="over 64 KB"):
+        load_solution(big)
+    tricky = tmp_path / "strings.json"  # brackets inside strings do not count
+    tricky.write_text('{"note": "[[[[[[[[[[[[\\"", "rows": 5, "empty": 1, "moves": [[4, 2, 1]]}')
+    assert load_solution(tricky)["moves"] == [[4, 2, 1]]
+    for name in ("demo", "guide"):
+        p = subprocess.run([sys.executable, "-m", "pegboard", name, str(deep), "--port", "/dev/no-board"],
+                           capture_output=True, text=True, timeout=30)
+        assert p.returncode == 2 and "nested 5000 levels deep" in p.stderr and "Traceback" not in p.stderr
+
+
+@pytest.mark.parametrize("argv,what,sig", [(["demo"], "demo", signal.SIGINT),
+                                           (["watch"], "solver show", signal.SIGINT),
+                                           (["selftest", "--seconds", "60"], "self-test", signal.SIGINT),
+                                           (["watch"], "solver show", signal.SIGTERM)])
+def test_ctrl_c_or_kill_stops_what_the_command_started(sim, argv, what, sig):
+    p = subprocess.Popen([sys.executable, "-m", "pegboard", *argv, "--port", sim.data_path],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    assert p.stdout.readline()  # it has started (the port is its own until it ends)
+    time.sleep(0.3)
+    p.send_signal(sig)
+    _out, err = p.communicate(timeout=10)
+    assert p.returncode == 130 and "stopped the %s on the board" % what in err and "Traceback" not in err
+    with Board(sim.data_path) as b:
+        assert b.request("state")["mode"] == "play"
+        assert b.request("stop")["stopped"] is None  # nothing was left running
+
+
+def test_no_traceback_for_odd_input(tmp_path):
+    odd = [["solve", "--rows", "99"], ["solve", "--empty", "-1"], ["solve", "--finish", "x"],
+           ["hint", "--port", "/dev/nope"], ["demo", str(tmp_path)], ["guide", "/dev/null"],
+           ["hardware", "plate", "--rows", "99"], ["hardware", "plate", "--pitch", "-1"],
+           ["hardware", "wiring", "/nope"], ["sim", "--settings", str(tmp_path)],
+           ["selftest", "--seconds", "0"], ["solve", "--gif", str(tmp_path / "x.png")]]
+    for argv in odd:
+        p = subprocess.run([sys.executable, "-m", "pegboard", *argv], capture_output=True, text=True,
+                           timeout=60, env=dict(os.environ, XDG_RUNTIME_DIR=str(tmp_path)))
+        assert p.returncode in (1, 2) and "Traceback" not in p.stderr, (argv, p.stderr)
+        assert p.stderr.strip(), argv
+
+
+def test_hardware_plate_writes_a_file(tmp_path, cli):
+    from pegboard.plate import plate_svg
+
+    out = tmp_path / "plate.svg"
+    code, stdout, err = cli("hardware", "plate", "--rows", "6", "-o", str(out))
+    assert code == 0 and stdout == "" and "wrote" in err
+    assert out.read_text() == plate_svg(6, 25.0, 6.5, margin=20.0)
+    code, _, err = cli("hardware", "plate", "-o", str(tmp_path / "plate.png"))
+    assert code == 2 and "must end in .svg" in err
+
+
+def test_gif_refuses_other_suffixes_and_draws_a_readable_picture(tmp_path, cli):
+    from PIL import Image
+
+    code, _, err = cli("solve", "--gif", str(tmp_path / "x.png"))
+    assert code == 2 and "must end in .gif" in err and not (tmp_path / "x.png").exists()
+    path = tmp_path / "x.gif"
+    code, _, _ = cli("solve", "--empty", "5", "--gif", str(path))
+    img = Image.open(path)
+    assert code == 0 and img.format == "GIF" and img.n_frames == 14 and img.size[0] >= 480
+    # the holes are big: the landing hole of the first jump is a solid green disc 40+ px across
+    img.seek(1)
+    rgb = img.convert("RGB")
+    green = [x for x in range(img.size[0]) for y in range(0, img.size[1], 4) if rgb.getpixel((x, y)) == (46, 139, 87)]
+    assert max(green) - min(green) >= 40
+
+
+def test_monitor_shows_both_directions_of_commands_that_go_through_its_tap(sim, tmp_path):
+    env = dict(os.environ, XDG_RUNTIME_DIR=str(tmp_path))
+    mon = subprocess.Popen([sys.executable, "-m", "pegboard", "monitor", "--port", sim.data_path],
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    first = mon.stdout.readline()
+    assert "tap: " in first, first + mon.stderr.read()
+    # no --port: the monitor's tap is found and used
+    p = subprocess.run([sys.executable, "-m", "pegboard", "state", "--json"], capture_output=True, text=True,
+                       env=env, timeout=30)
+    assert p.returncode == 0 and json.loads(p.stdout)["empty_start"] == 4
+    sim.control("lift", hole=5)
+    sim.control("wait_idle")
+    sim.control("place", hole=5)
+    sim.control("wait_idle")
+    time.sleep(0.2)
+    mon.send_signal(signal.SIGINT)
+    out, err = mon.communicate(timeout=10)
+    assert mon.returncode == 0 and "Traceback" not in err
+    lines = out.splitlines()
+    assert any(line.startswith("→ state") for line in lines)
+    assert any(line.startswith("← reply") and "empty_start=4" in line for line in lines)
+    assert any(line.startswith("← #") and "lift" in line and "hole=5" in line for line in lines)
+    assert not list((tmp_path / "pegboard").glob("tap-*")), "the tap's runtime file is removed"
+
+
+def test_mirror_plain_prints_each_move_in_words_and_the_board_after_it():
+    from pegboard.sim import Simulator
+
+    with Simulator() as s:
+        s.control("fill", empty=1)
+        s.control("wait_idle")
+        p = subprocess.Popen([sys.executable, "-m", "pegboard", "mirror", "--plain", "--port", s.data_path],
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        assert p.stdout.readline().strip() == "○"  # the first picture's top row: hole 1 empty
+        for cmd, hole in (("lift", 4), ("place", 1), ("lift", 2)):
+            s.control(cmd, hole=hole)
+            s.control("wait_idle")
+        time.sleep(0.3)
+        p.send_signal(signal.SIGINT)
+        out, err = p.communicate(timeout=10)
+    assert p.returncode == 0 and "Traceback" not in err
+    after = out.split("4 → 1 over 2 (13 pegs left)\n", 1)[1]
+    assert after.startswith("    ●\n   ○ ●\n  ○ ● ●\n") and "moves: 4-1" in after
