@@ -72,9 +72,9 @@ def run() -> dict[str, Any]:
         own = _vm_run(lib, "plain")
         try:
             built = chipvm.build()
-            vm32 = str(built.path)
-            heap32, own32 = _vm_run(lib, "devices", vm32), _vm_run(lib, "plain", vm32)
-            smallest = _smallest_heap(lib, vm32)
+            chip = str(built.path)
+            heap32, own32 = _vm_run(lib, "devices", chip), _vm_run(lib, "plain", chip)
+            smallest = _smallest_heap(lib, chip)
             chip_bits, chip_note = built.bits, built.note
         except chipvm.Unavailable as e:
             why_not32 = str(e)

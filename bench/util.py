@@ -7,7 +7,7 @@ import time
 from typing import Any, Callable
 
 # CircuitPython 9 on an RP2040 runs simple loops ~220-245x slower than the MicroPython unix port
-# on this PC (shared/platform-notes.md, "Speed and memory on the chip"): we use 230.
+# on this PC (docs/chip-runtime.md, "The x230 factor", says where that comes from): we use 230.
 RP2040_FACTOR = 230
 
 

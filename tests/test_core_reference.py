@@ -1,4 +1,6 @@
-"""The core against the published 15-hole figures in shared/reference.md."""
+"""The core against the published 15-hole figures: 438,984 solutions over all starts and the counts per
+start and finish (durangobill.com, "Peg Solitaire"; 29,760 from a corner: the Maple article), the
+shortest solutions in moves (OEIS A127500)."""
 
 import pytest
 

@@ -3,7 +3,7 @@
 # the real Adafruit neopixel library), which are built and held so their heap counts as on the
 # chip. argv: the folder with the neopixel library, "devices" or "plain" (without the real hardware
 # objects: the firmware's own heap alone), then folders with stand-ins for the chip's C modules
-# (micropython32: bench/vm32/lib). Prints figures: free_at_base (heap free before the firmware
+# (none now: the chip VM has them in C). Prints figures: free_at_base (heap free before the firmware
 # starts), boot_ms, idle_us (median loop
 # pass), sensor_us and hint_us (the pass that turns a sensor or button event into lights),
 # load_us (slowest on-demand module), heap after boot and peak live heap during a game, a demo and
@@ -92,7 +92,7 @@ class Ser:
         return got
 
     def write(self, b):
-        b = bytes(b)  # MicroPython 1.19 (micropython32) has no bytearray.count
+        b = bytes(b)  # MicroPython 1.19 (the chip VM) has no bytearray.count
         self.replies += b.count(b'"ok": true')
         self.refused += b.count(b'"ok": false')
         self.no_memory += b.count(b'"no_memory"')
