@@ -97,9 +97,27 @@ def _key(bits: int) -> str:
     return h.hexdigest()[:16]
 
 
+def _given(path: str) -> Built:
+    """A chip VM built elsewhere (PEGBOARD_CHIPVM), e.g. this port on CircuitPython's own core."""
+    exe = Path(path)
+    if not exe.is_file() or not os.access(exe, os.X_OK):
+        raise Unavailable("PEGBOARD_CHIPVM=%s is not an executable" % path)
+    with tempfile.TemporaryDirectory() as d:
+        probe = Path(d) / "probe.py"
+        probe.write_text("import sys\nprint(sys.maxsize > 2**31)\n")
+        p = subprocess.run([str(exe), str(probe)], capture_output=True, text=True, timeout=30)
+    if p.returncode != 0 or p.stdout.strip() not in ("True", "False"):
+        raise Unavailable("PEGBOARD_CHIPVM=%s does not run a script: %s" % (path, (p.stdout + p.stderr)[-200:]))
+    bits = 64 if p.stdout.strip() == "True" else 32
+    return Built(exe, bits, "PEGBOARD_CHIPVM=%s" % path)
+
+
 def build(bits: int | None = None) -> Built:
     """chipvm, building it first if this version of the port is not built yet (~20 s, once).
-    `bits`: 32 or 64; by default 32 where gcc -m32 works (PEGBOARD_CHIPVM_BITS overrides)."""
+    `bits`: 32 or 64; by default 32 where gcc -m32 works (PEGBOARD_CHIPVM_BITS overrides).
+    PEGBOARD_CHIPVM=PATH: use that program instead (one built from CircuitPython's own core)."""
+    if os.environ.get("PEGBOARD_CHIPVM") and bits is None:
+        return _given(os.environ["PEGBOARD_CHIPVM"])
     want = bits or int(os.environ.get("PEGBOARD_CHIPVM_BITS", "0") or 0)
     note = ""
     if want not in (0, 32, 64):
