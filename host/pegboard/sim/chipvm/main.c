@@ -1,7 +1,8 @@
 // chipvm [-X heapsize=N[K|M]] [-X pystack=N] script.py [args...]: runs one script, like the unix
 // port, on a core set up as a CircuitPython board is (mpconfigport.h): a heap of the given size and
 // the Python stack the chip has (1,536 bytes in CircuitPython 9, 2,048 in 10: "pystack exhausted"
-// where a call chain goes deeper). A 64-bit build gets twice the bytes: the same number of slots.
+// where a call chain goes deeper). Both sizes are a 32-bit chip's: a 64-bit build (no gcc -m32)
+// gets twice the bytes, the same number of words.
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -182,7 +183,9 @@ int main(int argc, char **argv) {
         fprintf(stderr, "usage: %s [-X heapsize=N[K|M]] [-X pystack=N] script.py [args...]\n", argv[0]);
         return 2;
     }
+    // sizes are a 32-bit chip's: a 64-bit build gets twice the bytes, the same number of words
     pystack_size = pystack_size * sizeof(void *) / 4;
+    heap_size = heap_size * sizeof(void *) / 4;
     char *heap = malloc(heap_size);
     char *pystack = malloc(pystack_size);
     if (heap == NULL || pystack == NULL) {
