@@ -73,7 +73,13 @@ def run() -> dict[str, Any]:
         try:
             built = chipvm.build()
             chip = str(built.path)
-            heap32, own32 = _vm_run(lib, "devices", chip), _vm_run(lib, "plain", chip)
+            # heap figures do not vary; the longest pass and the solve answer are CPU times: like
+            # the unix VM's timings, the least disturbed of several processes
+            chip_runs = [_vm_run(lib, "devices", chip) for _ in range(3)]
+            heap32 = {k: (max(r[k] for r in chip_runs) if k.startswith("heap") else min(r[k] for r in chip_runs))
+                      for k in chip_runs[0]}
+            heap32["spread"] = max(r["longest_pass_us"] for r in chip_runs) - heap32["longest_pass_us"]
+            own32 = _vm_run(lib, "plain", chip)
             smallest = _smallest_heap(lib, chip)
             chip_bits, chip_note = built.bits, built.note
         except chipvm.Unavailable as e:
@@ -109,6 +115,7 @@ def run() -> dict[str, Any]:
                                             note="the pause when a show or a rare request compiles its module"),
         "longest_loop_pass": figure(h["longest_pass_us"] * RP2040_FACTOR / 1000, "ms (RP2040 estimate)", 100,
                                     measured_us=h["longest_pass_us"], vm=hvm,
+                                    spread_us_over_3_runs=h.get("spread"),
                                     note="the longest main-loop pass of the whole scenario (boot aside: "
                                          "start-up feeds the watchdog between modules), solve with a "
                                          "finish hole from every start to every hole included, passes "

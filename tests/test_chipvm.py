@@ -136,3 +136,48 @@ def test_a_64_bit_build_when_asked_keeps_the_same_options(tmp_path):
     p = run(str(built.path), tmp_path, "import sys\ntry:\n    next(iter([]), 0)\nexcept TypeError:\n"
             "    print('no next2', sys.maxsize > 2**31)\n")
     assert p.stdout.strip() == "no next2 True", p.stdout + p.stderr
+
+
+def test_bench_falls_back_to_the_64_bit_vm_and_says_why(monkeypatch):
+    from bench import firmware
+
+    def unavailable():
+        raise chipvm.Unavailable("no gcc in this test")
+
+    fig = {"boot_ms": 1, "idle_us": 1, "idle_p99_us": 1, "sensor_us": 1, "hint_us": 1, "load_us": 1,
+           "heap_boot": 50000, "heap_peak": 60000, "longest_pass_us": 100, "longest_compile_pass_us": 900,
+           "solve_us": 1000}
+
+    def vm_run(lib, mode, vm=None, heap_kb=None):
+        heap_kb = heap_kb or 192
+        if heap_kb < 97:  # the loop runs out of memory below 97 KB, a request below 101 KB
+            raise RuntimeError("firmware bench failed: MemoryError: memory allocation failed")
+        if heap_kb < 101:
+            raise RuntimeError("firmware bench failed: requests failed: 16 ok, 1 refused (1 for no_memory)")
+        return dict(fig, heap_peak=40000 if vm else 60000, free_at_base=heap_kb * 1000 - 48000)
+
+    monkeypatch.setattr(chipvm, "build", unavailable)
+    monkeypatch.setattr(firmware, "_vm_run", vm_run)
+    out = firmware.run()
+    peak = out["heap_peak_game_and_demo"]
+    assert peak["value"] == 60000 and not peak["ok"]  # the 64-bit figure stands in, and misses
+    assert "chipvm unavailable: no gcc in this test" in peak["vm"]
+    assert "heap_free_needed" not in out  # not measured without chipvm
+
+    monkeypatch.setattr(chipvm, "build", lambda: chipvm.Built(__import__("pathlib").Path("vm"), 32, ""))
+    out = firmware.run()
+    peak = out["heap_peak_game_and_demo"]
+    assert peak["value"] == 40000 and peak["ok"] and peak["unix_64bit_vm_bytes"] == 60000
+    assert peak["vm"].startswith("chipvm") and "32-bit" in peak["vm"]
+    # the bisection finds the first 4 KB step that runs, less what was there before the firmware
+    assert out["heap_free_needed"]["smallest_heap_kb"] == 104
+    assert out["heap_free_needed"]["value"] == 104 * 1000 - 48000  # free before the firmware starts
+
+    def broken(lib, mode, vm=None, heap_kb=None):  # a failure that is not memory must not pass as one
+        if (heap_kb or 192) < 200:
+            raise RuntimeError("firmware bench failed: requests failed: 16 ok, 1 refused (0 for no_memory)")
+        return vm_run(lib, mode, vm, heap_kb)
+
+    monkeypatch.setattr(firmware, "_vm_run", broken)
+    with pytest.raises(RuntimeError, match="0 for no_memory"):
+        firmware.run()

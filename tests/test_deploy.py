@@ -132,6 +132,7 @@ def test_the_deployed_drive_answers_every_request_kind(capsys, tmp_path):
         sim.control("wait_idle")
         assert c.request("info")["hint_table"] is True
         assert len(c.request("solve")["moves"]) == 13
+        assert c.request("solve", finish=13)["moves"][-1][2] == 13  # the finish table is on the drive
         assert c.request("demo")["moves"]
         assert c.request("stop")["stopped"] == "demo"
         assert c.request("watch", speed=5)["speed"] == 5

@@ -260,3 +260,30 @@ def test_solve_with_every_finish_hole(sim):
         if sim.runtime == "chip":
             st = chip_ok(sim)
             assert 0 < st["longest_pass_ms"] < 4000
+
+
+@pytest.mark.parametrize("stall_ms,resets", [(2, False), (40, True)])
+def test_chip_time_resets_a_pass_the_rp2040_watchdog_would_not_survive(tmp_path, stall_ms, resets):
+    # a firmware whose loop stalls for stall_ms of CPU between feeds: x230 that is 0.46 s (the
+    # watchdog's 4 s allow it) or 9.2 s (the chip would reset)
+    (tmp_path / "code.py").write_text(
+        "import microcontroller, _vmhost\n"
+        "from watchdog import WatchDogMode\n"
+        "wd = microcontroller.watchdog\n"
+        "wd.timeout = 4\n"
+        "wd.mode = WatchDogMode.RESET\n"
+        "while True:\n"
+        "    wd.feed()\n"
+        "    t = _vmhost.cpu_us()\n"
+        "    while (_vmhost.cpu_us() - t) & ((1 << 29) - 1) < %d:\n"
+        "        pass\n" % (stall_ms * 1000))
+    with Simulator(firmware=tmp_path, runtime="chip") as sim:
+        deadline = time.monotonic() + 5
+        while time.monotonic() < deadline:
+            st = sim.control("status")
+            if st["chip_watchdog_resets"] or (not resets and st["longest_pass_ms"] > 0 and
+                                               time.monotonic() > deadline - 4):
+                break
+            time.sleep(0.1)
+        assert (st["chip_watchdog_resets"] > 0) == resets, st
+        assert st["longest_pass_ms"] >= stall_ms * 230 * 0.9

@@ -7,7 +7,7 @@ import pytest
 from fakehw import HW, make_app, run
 
 from pegcore.geometry import Board, start_mask
-from pegcore.rules import holes_of
+from pegcore.rules import holes_of, legal_jumps
 from pegcore.solver import Solver
 from pegfw.lights import estimate_ma
 
@@ -229,7 +229,13 @@ def test_solve_on_a_board_without_tables_searches_in_slices():
         if any("event" not in r for r in replies):
             break
     r = [r for r in replies if "event" not in r][0]
-    assert r["id"] == 3 and (len(r.get("moves", [])) == 19 or r["error"] in ("not_solvable", "search_limit"))
+    assert r["id"] == 3 and len(r["moves"]) == 19  # solvable: the search finds it within its budget
+    mask = start_mask(b6, 1)
+    for move in r["moves"]:
+        j = b6.find_jump(*move)
+        assert j >= 0 and mask & b6.need[j] == b6.need[j] and not mask & b6.land[j]
+        mask ^= b6.flip[j]
+    assert mask == 1
 
 
 @pytest.mark.parametrize("line,code", [
@@ -436,13 +442,32 @@ def big_board(rows):
     return make_app(hw)
 
 
+def off_book(hw, app, board, start, solvable=True):
+    """A game from `start` with one first move the opening book does not play (so the board has to
+    search), one that keeps a win if `solvable`; the position after it."""
+    from pegcore.book import load, path_for
+
+    line = load(board, path_for(board.rows)).get(start, b"")
+    mask = start_mask(board, start)
+    hw.sensors.set(mask)
+    run(app, hw, 200)
+    solver = Solver(board)
+    j = [k for k in legal_jumps(board, mask) if (not line or k != line[0])
+         and solver.solvable(mask ^ board.flip[k]) == solvable][0]
+    for bit in (board.jump_from[j], board.jump_to[j], board.jump_over[j]):
+        mask ^= 1 << bit
+        hw.sensors.set(mask)
+        run(app, hw, 40)
+    hw.serial.lines()
+    assert app.tracker.position == mask and len(app.tracker.moves) == 1
+    return mask
+
+
 def test_hint_and_demo_on_a_board_without_the_table_search_in_slices():
     b6 = Board(6)
     hw, app = big_board(6)
     assert app.table is None
-    hw.sensors.set(start_mask(b6, 1))
-    run(app, hw, 200)
-    hw.serial.lines()
+    pos = off_book(hw, app, b6, 1)
     hw.serial.rx += b'{"id": 1, "cmd": "hint"}\n'
     run(app, hw, 5)
     assert app.job is not None and app.job[0].nodes <= 8  # one slice in that pass, no more
@@ -457,7 +482,7 @@ def test_hint_and_demo_on_a_board_without_the_table_search_in_slices():
     h = [x for x in replies if x.get("id") == 1][0]
     assert h["solvable"] is True and h["best_left"] == 1
     j = b6.find_jump(*h["move"])
-    assert Solver(b6).solvable(start_mask(b6, 1) ^ b6.flip[j])
+    assert Solver(b6).solvable(pos ^ b6.flip[j])
     assert [x for x in replies if x.get("event") == "hint"] and app.show_kind == "hint"
     # a long press: the demonstration starts once its line is found
     hw.button.set(1)
@@ -467,18 +492,131 @@ def test_hint_and_demo_on_a_board_without_the_table_search_in_slices():
         run(app, hw, 5)
         if app.show_kind == "demo":
             break
-    assert app.show_kind == "demo" and len(app.show.jumps) == 19 and app.job is None
+    assert app.show_kind == "demo" and len(app.show.jumps) == 18 and app.job is None
 
 
 def test_a_search_that_cannot_finish_says_so_and_leaves_nothing():
     import sys
 
+    from pegfw.app import JOB_LIMIT
+
     b7 = Board(7)
     hw, app = big_board(7)
-    hw.sensors.set(start_mask(b7, 2))
+    off_book(hw, app, b7, 2)
+    r = ask(app, hw, "hint", passes=4000)
+    assert r["error"] == "search_limit" and "after %d positions" % JOB_LIMIT in r["message"]
+    assert app.job is None and "pegcore.search" not in sys.modules and "pegfw.jobs" not in sys.modules
+    # the button asks the same: the answer is an error event, and the board goes on
+    hw.button.set(1)
+    run(app, hw, 50)
+    hw.button.set(0)
+    events = []
+    for _ in range(400):
+        run(app, hw, 5)
+        events += [json.loads(x) for x in hw.serial.lines()]
+        if app.job is None and any(e.get("event") == "error" for e in events):
+            break
+    err = [e for e in events if e.get("event") == "error"]
+    assert err and err[0]["code"] == "search_limit" and app.job is None
+    assert ask(app, hw, "state")["mode"] == "play"
+
+
+def test_a_move_while_the_board_searches_cancels_the_stale_answer():
+    b6 = Board(6)
+    hw, app = big_board(6)
+    mask = off_book(hw, app, b6, 14)
+    hw.serial.rx += b'{"id": 5, "cmd": "hint"}\n'
+    run(app, hw, 5)
+    assert app.job is not None
+    j = legal_jumps(b6, mask)[0]
+    for bit in (b6.jump_from[j], b6.jump_to[j], b6.jump_over[j]):  # the player moves before the answer
+        mask ^= 1 << bit
+        hw.sensors.set(mask)
+        run(app, hw, 5)
+    replies = []
+    for _ in range(100):
+        run(app, hw, 5)
+        replies += [json.loads(x) for x in hw.serial.lines()]
+    mine = [r for r in replies if r.get("id") == 5]
+    assert len(mine) == 1 and mine[0]["error"] == "position_changed"
+    assert app.job is None and app.show_kind != "hint"
+
+
+def test_a_damaged_finish_table_answers_once_and_the_loop_goes_on(tmp_path):
+    import shutil
+
+    root = tmp_path / "pegcore"
+    root.mkdir()
+    src = __import__("pathlib").Path(__file__).resolve().parent.parent / "firmware" / "pegcore"
+    shutil.copy(src / "t5_hints.bin", root / "t5_hints.bin")
+    data = bytearray((src / "t5_finish.bin").read_bytes())
+    for i in range(11 + 2 * data[4], len(data)):
+        data[i] = 0xEE  # every slot's palette index out of range
+    (root / "t5_finish.bin").write_bytes(bytes(data))
+    from pegfw.app import App
+    from pegfw.startup import load_table
+
+    hw = HW()
+    app = App(hw, hw.cfg, load_table(5, str(root / "t5_hints.bin")))
+    new_game(app, hw, 1)
+    fed = hw.fed
+    r = ask(app, hw, "solve", finish=13)
+    assert r["error"] == "no_table" and app.job is None
+    assert hw.fed > fed and ask(app, hw, "state")["ok"]  # the watchdog was fed all along
+
+
+def test_running_out_of_memory_as_a_search_starts_leaves_nothing(monkeypatch):
+    import sys
+
+    from pegcore import search
+
+    def no_heap(*a, **k):
+        raise MemoryError
+
+    monkeypatch.setattr(search.SolutionSearch, "__init__", no_heap)
+    b6 = Board(6)
+    hw, app = big_board(6)
+    off_book(hw, app, b6, 1)
+    r = ask(app, hw, "hint")
+    assert r["error"] == "no_memory" and app.job is None
+    assert "pegfw.jobs" not in sys.modules
+
+
+def test_stats_measures_a_searched_hint_from_the_button():
+    b6 = Board(6)
+    hw, app = big_board(6)
+    off_book(hw, app, b6, 1)
+    hw.button.set(1)
+    run(app, hw, 50)
+    hw.button.set(0)
+    for _ in range(200):
+        run(app, hw, 5)
+        if app.show_kind == "hint":
+            break
+    st = ask(app, hw, "stats")
+    assert st["last_hint_ms"] >= 5  # release -> lights, over the passes the search took
+
+
+def test_on_28_holes_the_opening_book_answers_hints_and_demos_without_searching():
+    from pegcore.book import load, path_for
+
+    b7 = Board(7)
+    line = load(b7, path_for(7))[2]
+    hw, app = big_board(7)
+    mask = start_mask(b7, 2)
+    hw.sensors.set(mask)
     run(app, hw, 200)
     hw.serial.lines()
-    r = ask(app, hw, "solve", passes=4000, finish=1)
-    assert r["error"] in ("search_limit", "not_solvable")
-    assert app.job is None and "pegcore.search" not in sys.modules and "pegfw.jobs" not in sys.modules
-    assert ask(app, hw, "solve", finish=1)["error"] in ("search_limit", "not_solvable")  # and it runs again
+    for k in range(3):  # along the book's line: every hint answers at once, no job
+        r = ask(app, hw, "hint")
+        assert r["move"] == b7.move_of(line[k]) and r["solvable"] and app.job is None
+        f, o, t = (1 << (h - 1) for h in r["move"])
+        for step in (~f, t, ~o):
+            mask = mask & step if step < 0 else mask | step
+            hw.sensors.set(mask)
+            run(app, hw, 40)
+        hw.serial.lines()
+    r = ask(app, hw, "solve")
+    assert r["moves"] == [b7.move_of(j) for j in line[3:]]
+    r = ask(app, hw, "demo")
+    assert r["moves"] == [b7.move_of(j) for j in line[3:]] and app.show_kind == "demo"

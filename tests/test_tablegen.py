@@ -139,3 +139,47 @@ def test_table_is_small(board):
     # one byte a symmetry class (5,728 of them), ~10 % spare slots, a byte of displacement per 3
     hints, finish = build_both(5)
     assert len(hints) < 9600 and len(finish) < 6500
+
+
+@pytest.mark.parametrize("rows", [6, 7])
+def test_opening_books_are_current_and_win_from_every_solvable_start(rows):
+    from pegboard.tablegen import build_book
+    from pegcore.book import load, path_for, rest_of_line
+    from pegcore.geometry import Board, start_mask
+
+    b = Board(rows)
+    path = path_for(rows)
+    with open(path, "rb") as f:
+        assert f.read() == build_book(rows), "run `make table` to regenerate %s" % path
+    lines = load(b, path)
+    solver = Solver(b)
+    assert sorted(lines) == [e for e in range(1, b.holes + 1) if solver.solvable(start_mask(b, e))]
+    for start, line in lines.items():
+        m = start_mask(b, start)
+        for j in line:
+            assert j in legal_jumps(b, m)
+            m ^= b.flip[j]
+        assert m and not m & (m - 1)  # one peg left
+        assert rest_of_line(lines, start, list(line[:3])) == line[3:]
+        assert rest_of_line(lines, start, [line[0] ^ 1]) is None or line[0] ^ 1 == line[0]
+
+
+def test_a_damaged_book_is_refused(tmp_path):
+    from pegboard.tablegen import build_book
+    from pegcore.book import load
+    from pegcore.geometry import Board
+
+    data = bytearray(build_book(6))
+    bad = tmp_path / "b.bin"
+    for damage in ("rows", "jump", "cut"):
+        d = bytearray(data)
+        if damage == "rows":
+            d[4] = 7
+        elif damage == "jump":
+            d[8] = 250
+        else:
+            d = d[:20]
+        bad.write_bytes(bytes(d))
+        with pytest.raises(ValueError):
+            load(Board(6), str(bad))
+    assert load(Board(6), str(tmp_path / "none.bin")) == {}

@@ -33,11 +33,14 @@ class Advisor:
         return self.solver().hint(mask, by_count=False)
 
     def solution(self, mask):
-        """Jump indices that play `mask` to its best end (one peg if possible)."""
+        """Jump indices that play `mask` to its best end (one peg if possible). At most one jump
+        per peg, each checked legal: a damaged table gives a short line, never a loop."""
+        b = self.board
         out = []
-        while True:
+        for _ in range(b.holes):
             j, _ok, _left = self.hint(mask)
-            if j < 0:
-                return out
+            if j < 0 or mask & b.need[j] != b.need[j] or mask & b.land[j]:
+                break
             out.append(j)
-            mask ^= self.board.flip[j]
+            mask ^= b.flip[j]
+        return out

@@ -29,8 +29,8 @@ class FinishTable:
             if n != len(table.codes) or k1 != table.k1 or k2 != table.k2:
                 raise ValueError("the finish table does not belong to this hint table")
             sets = f.read(2 * head[4])
-            if len(sets) != 2 * head[4]:
-                raise ValueError("finish table is truncated")
+            if len(sets) != 2 * head[4] or f.seek(0, 2) != HEAD + 2 * head[4] + n:
+                raise ValueError("finish table is truncated or too long")
         except Exception:
             f.close()
             raise

@@ -72,7 +72,7 @@ class App(Commands):
         self.loops = 0
         # the board measures itself (stats): the first real board checks every published estimate
         self.longest_pass_ms = 0
-        self.free_heap_low = MEM_FREE() if MEM_FREE else None
+        self.free_heap_low = 1 << 30 if MEM_FREE else None  # the first pass samples it
         self.heap_sample_at = hw.ticks_ms()
         self.hint_ms = None  # the last hint: button released (or request read) -> its lights sent
         now = hw.ticks_ms()
@@ -136,16 +136,19 @@ class App(Commands):
             if name in ("lift", "place"):
                 self.link.event(name, {"hole": e[1]})
             elif name == "new_game":
+                self.cancel_job("position")
                 self._stop_show()
                 self.guide = None
                 self.store.new_game(e[1])
                 self.link.event("new_game", {"empty": e[1]})
             elif name == "move":
+                self.cancel_job("position")
                 self.link.event("move", {"move": b.move_of(e[1]), "pegs_left": e[2]})
                 self._guide_check(e[1])
                 if self.show_kind == "hint":
                     self._stop_show()
             elif name == "undo":
+                self.cancel_job("position")
                 self.link.event("undo", {"move": b.move_of(e[1])})
                 if self.guide is not None:
                     self._guide_off("undo")
@@ -215,15 +218,16 @@ class App(Commands):
             self.not_thinking()
             from pegfw import jobs
 
-            return jobs.hint(self, rid)
+            return jobs.hint(self, rid, now)
         j, ok, left = self.advisor.hint(self.tracker.position)
         move, ok, left = self.show_hint(j, ok, left, now)
         return {"move": move, "solvable": ok, "best_left": left}
 
-    def show_hint(self, j, ok, left, now):
+    def show_hint(self, j, ok, left, now, asked_at=None):
+        """Light the hint (`asked_at`: when the button or the request asked, if before `now`)."""
         self._start_show("hint", shows.HintShow(self.board, now, j, ok))
         self._draw(now)  # lights first: the player is waiting; the host can wait a pass
-        self.hint_ms = ticks_diff(self.hw.ticks_ms(), now)
+        self.hint_ms = ticks_diff(self.hw.ticks_ms(), now if asked_at is None else asked_at)
         move = self.board.move_of(j) if j >= 0 else None
         self.link.event("hint", {"move": move, "solvable": ok, "best_left": left})
         return move, ok, left
@@ -237,7 +241,7 @@ class App(Commands):
                 self.not_thinking()
                 from pegfw import jobs
 
-                return jobs.demo(self, rid, pos)
+                return jobs.demo(self, rid, pos, now)
             jumps = self.advisor.solution(pos)
         self.play_demo(jumps, now, pos)
         return {"moves": [self.board.move_of(j) for j in jumps]}
@@ -304,35 +308,37 @@ class App(Commands):
     def step(self):
         """One pass of the main loop: never waits for anything."""
         now = self.hw.ticks_ms()
-        self._poll_sensors(now)
-        self._poll_button(now)
-        # flow control: take requests only while their replies have room to wait in; the rest
-        # stay queued (here or in the USB buffer) until the host reads
-        if not self.pending_lines and self.link.has_room():
-            self.pending_lines = self.link.read_lines()
-        while self.pending_lines and self.link.has_room():
-            self._request(self.pending_lines.pop(0), now)
-        if self.selftest_until is not None and ticks_diff(now, self.selftest_until) >= 0:
-            self.selftest_until = None
-        if self.job is not None:
-            self._run_job()
-        self._draw(now)
-        self.link.flush()
-        if self.reset_at is not None and ticks_diff(now, self.reset_at) >= 0:
-            self.hw.reset()
-        self.hw.feed()
-        self.loops += 1
-        took = ticks_diff(self.hw.ticks_ms(), now)
-        if took > self.longest_pass_ms:
-            self.longest_pass_ms = took
-        if MEM_FREE is not None and ticks_diff(now, self.heap_sample_at) >= 0:
-            # free heap means something only after a collection (the heap fills with garbage
-            # between them), so collect now and then, between passes' work, and note the lowest
-            self.heap_sample_at = now + HEAP_SAMPLE_MS
-            gc.collect()
-            free = MEM_FREE()
-            if free < self.free_heap_low:
-                self.free_heap_low = free
+        try:
+            self._poll_sensors(now)
+            self._poll_button(now)
+            # flow control: take requests only while their replies have room to wait in; the rest
+            # stay queued (here or in the USB buffer) until the host reads
+            if not self.pending_lines and self.link.has_room():
+                self.pending_lines = self.link.read_lines()
+            while self.pending_lines and self.link.has_room():
+                self._request(self.pending_lines.pop(0), now)
+            if self.selftest_until is not None and ticks_diff(now, self.selftest_until) >= 0:
+                self.selftest_until = None
+            if self.job is not None:
+                self._run_job()
+            self._draw(now)
+            if MEM_FREE is not None and ticks_diff(now, self.heap_sample_at) >= 0:
+                # free heap means something only after a collection (the heap fills with garbage
+                # between them), so collect now and then and note the lowest
+                self.heap_sample_at = now + HEAP_SAMPLE_MS
+                gc.collect()
+                free = MEM_FREE()
+                if free < self.free_heap_low:
+                    self.free_heap_low = free
+        finally:  # whatever went wrong above, what is queued goes out and the watchdog is fed
+            self.link.flush()
+            if self.reset_at is not None and ticks_diff(now, self.reset_at) >= 0:
+                self.hw.reset()
+            self.hw.feed()
+            self.loops += 1
+            took = ticks_diff(self.hw.ticks_ms(), now)
+            if took > self.longest_pass_ms:
+                self.longest_pass_ms = took
 
     def run(self):
         while True:
@@ -355,12 +361,14 @@ class App(Commands):
         if self.job is not None:
             raise ProtocolError("busy", "the board is still thinking about the last request: wait for its answer")
 
-    def start_job(self, job, rid, modules):
+    def start_job(self, job, rid, modules, asked_at):
         """Run `job` (pegfw.jobs.Job: advance(n) -> finished; .nodes; .reply(app) -> fields, or
-        raises ProtocolError) a slice per pass; `modules` were loaded for it alone. `rid`: the
-        request to answer when it is done, or BUTTON."""
+        raises ProtocolError; close()) a slice per pass; `modules` were loaded for it alone.
+        `rid`: the request to answer when it is done, or BUTTON; `asked_at`: when (ticks)."""
         self.job = (job, rid)
         self.job_modules = modules
+        job.asked_at = asked_at
+        job.position = self.tracker.position
         return self.DEFERRED
 
     def _run_job(self):
@@ -377,9 +385,22 @@ class App(Commands):
         except ProtocolError as e:
             self._fail(rid, e.code, e.message, e.extra)
         except MemoryError:
-            self.job = None  # drop the search first: the reply needs heap
+            self._end_job()  # drop the search first: the reply needs heap
             self._fail(rid, "no_memory", "the board is short of memory for this request: try again")
+            return
+        except Exception as e:  # a damaged file, a bug: the request still gets its one answer
+            self.errors += 1
+            self._fail(rid, "internal", "the board failed at this request: %s" % repr(e)[:80])
         self._end_job()
+
+    def cancel_job(self, why):
+        """The position changed (or stop): an answer for the old one would mislead."""
+        if self.job is not None:
+            rid = self.job[1]
+            self._end_job()
+            self._fail(rid, "position_changed" if why != "stopped" else "stopped",
+                       "the pegs moved before the board had its answer: ask again" if why != "stopped"
+                       else "stopped before the board had its answer")
 
     def _answer(self, rid, fields):
         if rid is not self.BUTTON:
@@ -392,6 +413,11 @@ class App(Commands):
             self.link.event("error", {"message": message, "code": code, "count": self.errors})
 
     def _end_job(self):
+        if self.job is not None:
+            try:
+                self.job[0].close()
+            except Exception:  # closing a file that failed: nothing more to do
+                pass
         self.job = None
         for name in self.job_modules:
             unload(name)
@@ -420,6 +446,7 @@ class App(Commands):
         # a rare request: its code (and what it imports) is compiled for the answer and dropped
         # after it, but for the modules of a show it started
         loaded = list(sys.modules) if more else None
+        job_before = self.job
         try:
             if more:
                 from pegfw import more_commands
@@ -432,8 +459,8 @@ class App(Commands):
             link.error(rid, e.code, e.message, e.extra)
             return
         except MemoryError:
-            if self.job is not None and self.job[1] is rid:
-                self._end_job()  # it never started: what it allocated goes too
+            if self.job is not job_before:
+                self._end_job()  # this request's job never started: what it allocated goes too
             gc.collect()
             link.error(rid, "no_memory", "the board is short of memory for this request: try again")
             return

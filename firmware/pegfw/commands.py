@@ -38,5 +38,8 @@ class Commands:
         was = self.show_kind or ("guide" if self.guide is not None else None)
         if self.guide is not None:
             self._guide_off("stopped")
+        if self.job is not None:
+            was = was or "search"
+            self.cancel_job("stopped")
         self._stop_show()
         return {"stopped": was}

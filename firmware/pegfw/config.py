@@ -114,7 +114,9 @@ def load(getenv):
                                            "--board NAME` or copy a hardware/boards/ file into it")])
     r = _Reader(getenv)
     c = Config()
-    c.rows = r.number("PEGBOARD_ROWS", 4, 8, 5)
+    # at most 7 rows: an 8-row board's 36-hole masks pass 2**30, and every peg mask would then be a
+    # long int on the chip's 32-bit VM (heap on every move); the host solves 8 rows
+    c.rows = r.number("PEGBOARD_ROWS", 4, 7, 5)
     c.holes = c.rows * (c.rows + 1) // 2
     c.sensors = r.text("PEGBOARD_SENSORS", ("gpio", "shift"), "gpio")
     if c.sensors == "gpio":

@@ -9,6 +9,7 @@ finish stays reachable (a few lookups a jump). Other boards search (pegcore.sear
 its memo bounded), and give up with `search_limit` past App.JOB_LIMIT positions."""
 
 from pegcore.rules import popcount
+from pegfw import unload
 from pegfw.protocol import ProtocolError
 
 try:
@@ -24,9 +25,14 @@ class Job:
     jumps = None  # type: Optional[list]
     done = False
     nodes = 0
+    asked_at = 0   # set by App.start_job: when it was asked (ticks) ...
+    position = 0   # ... and for which position
 
     def advance(self, nodes):
         raise NotImplementedError
+
+    def close(self):
+        """Give back what it holds (a file); App calls it however the job ends."""
 
     def reply(self, app):
         """The request's answer (or raises ProtocolError); called once the job has finished."""
@@ -57,12 +63,17 @@ class FinishWalk(Job):
         except ValueError as e:
             raise ProtocolError("no_table", str(e))
         self.ft = ft
-        if not ft.finish_ok(mask, finish):
+        if not self._ok(mask):
             self.jumps = None
-            self._finish()
+            self.done = True
 
-    def _finish(self):
-        self.done = True
+    def _ok(self, mask):
+        try:
+            return self.ft.finish_ok(mask, self.finish)
+        except (OSError, ValueError) as e:  # a damaged file or a read error: say so, once
+            raise ProtocolError("no_table", "the finish table cannot be read: %s" % e)
+
+    def close(self):
         self.ft.close()
 
     def advance(self, nodes):
@@ -71,7 +82,7 @@ class FinishWalk(Job):
         while not self.done and nodes > 0:
             m = self.mask
             if popcount(m) == 1:  # the finish was reachable, so this is it
-                self._finish()
+                self.done = True
                 break
             j = self.j
             while j < len(need) and not (m & need[j] == need[j] and not m & land[j]):
@@ -81,7 +92,7 @@ class FinishWalk(Job):
             nodes -= 1
             self.nodes += 1
             c = m ^ flip[j]
-            if self.ft.finish_ok(c, self.finish):
+            if self._ok(c):
                 self.line.append(j)
                 self.mask, self.j = c, 0
             else:
@@ -115,7 +126,7 @@ class HintSearch(Search):
     def reply(self, app):
         j = self.jumps[0] if self.jumps else -1
         ok = self.jumps is not None
-        move, ok, left = app.show_hint(j, ok, 1 if ok else None, app.hw.ticks_ms())
+        move, ok, left = app.show_hint(j, ok, 1 if ok else None, app.hw.ticks_ms(), self.asked_at)
         return {"move": move, "solvable": ok, "best_left": left}
 
 
@@ -136,17 +147,58 @@ class DemoSearch(Search):
 SEARCH_MODULES = ("pegfw.jobs", "pegcore.search", "pegcore.parity")
 
 
-def solve(app, rid, finish):
+def book_line(app):
+    """The rest of the opening book's line while the game follows it (a lookup, no search), else
+    None. Only for a game from a full board less one hole, as the book's lines start."""
+    t = app.tracker
+    if t.mode != "play" or t.empty_start is None:
+        return None
+    from pegcore import book
+
+    try:
+        lines = book.load(app.board, book.path_for(app.board.rows))
+    except ValueError:  # a damaged book: search instead
+        lines = {}
+    finally:
+        unload("pegcore.book")
+    return book.rest_of_line(lines, t.empty_start, t.moves)
+
+
+def _start(app, rid, now, make, modules):
+    """Build the job and start it; if building runs out of memory, nothing of it stays."""
+    try:
+        job = make()
+    except BaseException:
+        for name in modules:
+            unload(name)
+        raise
+    return app.start_job(job, rid, modules, now)
+
+
+def solve(app, rid, finish, now):
     pos = app.tracker.position
+    line = book_line(app) if finish is None and app.table is None else None
+    if line is not None:
+        return {"moves": [app.board.move_of(j) for j in line]}
     if app.table is not None:
-        return app.start_job(FinishWalk(app.board, app.table, pos, finish), rid,
-                             ("pegfw.jobs", "pegcore.finishfile"))
-    return app.start_job(Search(app.board, pos, finish), rid, SEARCH_MODULES)
+        return _start(app, rid, now, lambda: FinishWalk(app.board, app.table, pos, finish),
+                      ("pegfw.jobs", "pegcore.finishfile"))
+    return _start(app, rid, now, lambda: Search(app.board, pos, finish), SEARCH_MODULES)
 
 
-def hint(app, rid):
-    return app.start_job(HintSearch(app.board, app.tracker.position), rid, SEARCH_MODULES)
+def hint(app, rid, now):
+    line = book_line(app)
+    if line is not None:
+        move, ok, left = app.show_hint(line[0], True, 1, now)
+        unload("pegfw.jobs")
+        return {"move": move, "solvable": ok, "best_left": left}
+    return _start(app, rid, now, lambda: HintSearch(app.board, app.tracker.position), SEARCH_MODULES)
 
 
-def demo(app, rid, mask):
-    return app.start_job(DemoSearch(app.board, mask), rid, SEARCH_MODULES)
+def demo(app, rid, mask, now):
+    line = book_line(app) if mask == app.tracker.position else None
+    if line is not None:
+        app.play_demo(list(line), now, mask)
+        unload("pegfw.jobs")
+        return {"moves": [app.board.move_of(j) for j in line]}
+    return _start(app, rid, now, lambda: DemoSearch(app.board, mask), SEARCH_MODULES)

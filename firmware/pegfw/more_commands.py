@@ -38,7 +38,7 @@ def cmd_solve(app, req, now):
     app.not_thinking()
     from pegfw import jobs  # the main loop runs it a slice at a time and answers when done
 
-    return jobs.solve(app, app.request_id, finish)
+    return jobs.solve(app, app.request_id, finish, now)
 
 
 def _moves_arg(app, req, required, start=None):

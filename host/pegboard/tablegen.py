@@ -1,8 +1,11 @@
 """Generate the chip's precomputed hint table (pegcore/hintfile.py describes the format).
 
     python -m pegboard.tablegen firmware/pegcore/t5_hints.bin firmware/pegcore/t5_finish.bin
+
+(and the opening books t6_book.bin, t7_book.bin beside them)
 """
 
+import os
 import struct
 import sys
 
@@ -123,12 +126,33 @@ def build_both(rows: int = 5) -> tuple[bytes, bytes]:
     return hints, finish
 
 
+def build_book(rows: int) -> bytes:
+    """pegcore.book's file: one solution from every start that has one (the core's search)."""
+    from pegcore.book import MAGIC as BOOK_MAGIC
+
+    board = Board(rows)
+    solver = Solver(board)
+    lines = []
+    for e in range(1, board.holes + 1):
+        m = start_mask(board, e)
+        sol = solver.solution(m) if solver.possible(m) else None
+        if sol is not None:
+            lines.append(bytes([e, len(sol)]) + bytes(sol))
+    return BOOK_MAGIC + bytes([rows, len(lines)]) + b"".join(lines)
+
+
+BOOK_ROWS = (6, 7)
+
+
 def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
     if len(args) != 2:
         print("usage: python -m pegboard.tablegen HINTS.bin FINISH.bin", file=sys.stderr)
         return 2
-    for path, data in zip(args, build_both(5), strict=True):
+    outputs = list(zip(args, build_both(5), strict=True))
+    folder = os.path.dirname(args[0])
+    outputs += [(os.path.join(folder, "t%d_book.bin" % r), build_book(r)) for r in BOOK_ROWS]
+    for path, data in outputs:
         with open(path, "wb") as f:
             f.write(data)
         print("wrote %s (%d bytes)" % (path, len(data)))

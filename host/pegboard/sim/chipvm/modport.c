@@ -5,6 +5,7 @@
 #include <fcntl.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 #include <dirent.h>
 #include <poll.h>
 #include <stdlib.h>
@@ -85,6 +86,7 @@ STATIC const mp_rom_map_elem_t file_locals_table[] = {
     { MP_ROM_QSTR(MP_QSTR_close), MP_ROM_PTR(&mp_stream_close_obj) },
     { MP_ROM_QSTR(MP_QSTR___enter__), MP_ROM_PTR(&mp_identity_obj) },
     { MP_ROM_QSTR(MP_QSTR___exit__), MP_ROM_PTR(&file___exit___obj) },
+    { MP_ROM_QSTR(MP_QSTR___del__), MP_ROM_PTR(&mp_stream_close_obj) },
 };
 STATIC MP_DEFINE_CONST_DICT(file_locals_dict, file_locals_table);
 
@@ -148,7 +150,13 @@ STATIC mp_obj_t port_open(size_t n_args, const mp_obj_t *args, mp_map_t *kw_args
     if (fd < 0) {
         mp_raise_OSError(errno);
     }
-    port_file_t *f = m_new_obj(port_file_t);
+    struct stat st;
+    if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {  // the chip's VFS refuses a folder at open()
+        close(fd);
+        mp_raise_OSError(MP_EISDIR);
+    }
+    // closed when collected, as the chip's VFS files are
+    port_file_t *f = m_new_obj_with_finaliser(port_file_t);
     f->base.type = text ? &port_textio_type : &port_fileio_type;
     f->fd = fd;
     return MP_OBJ_FROM_PTR(f);
@@ -384,7 +392,9 @@ STATIC MP_DEFINE_CONST_FUN_OBJ_1(vmhost_readable_obj, vmhost_readable);
 STATIC mp_obj_t vmhost_read(mp_obj_t fd_in, mp_obj_t n_in) {
     byte buf[1024];
     mp_int_t n = mp_obj_get_int(n_in);
-    if (n > (mp_int_t)sizeof(buf)) {
+    if (n < 0) {
+        n = 0;
+    } else if (n > (mp_int_t)sizeof(buf)) {
         n = sizeof(buf);
     }
     ssize_t got = read(mp_obj_get_int(fd_in), buf, n);
