@@ -23,6 +23,7 @@ from pegfw.commands import MORE_COMMANDS, Commands
 LONG_PRESS_MS = 800
 SETTLE_MS = 60          # quiet time after a keypad reset before trusting the picture
 FRAME_MS = 20           # animate at most every 20 ms
+CATCHUP_STEPS = 2       # positions a resumed game's catch-up search visits per pass (~5 ms on a chip)
 
 
 class App(Commands):
@@ -55,6 +56,8 @@ class App(Commands):
         self._base_theme = None
         self._base = []  # type: list
         self.selftest_until = None
+        self.resuming = False  # a resumed game's catch-up may still run (pegfw.resume loaded)
+        self.chase = None  # type: Any  # its search, while a picture needs one
         self.overflows = 0
         self.errors = 0
         self.loops = 0
@@ -101,14 +104,39 @@ class App(Commands):
 
     def _adopt_whole_board(self):
         t = self.tracker
-        if t.mode == "setup" and self.store.empty_start and not t.moves:
-            from pegfw.resume import resume  # only after a power loss mid-game
+        if t.mode == "setup" and self.store.empty_start:
+            from pegfw.resume import resume  # only after a reset mid-game
 
-            events = resume(self, self.store.empty_start, self.sensed)
-            unload("pegfw.resume")
+            events = resume(self)
+            del resume
+            self.resuming = True
         else:
             events = t.reset(self.sensed)
         self._events(events)
+
+    def _catch_up(self):
+        """After a resume, a picture the game cannot explain may hold moves made while the
+        firmware was down: search for them, a few positions per pass (pegfw.resume.Catchup)."""
+        t = self.tracker
+        if not t.catchup:
+            self.chase = None
+            self.resuming = False
+            unload("pegfw.resume")
+            return
+        c = self.chase
+        if c is None or c.target != t.sensed:
+            from pegfw.resume import Catchup
+
+            c = self.chase = Catchup(t, t.base[1], t.sensed)
+        if c.done:
+            return  # the picture fits the game, or nothing fits it: wait for the next one
+        found = c.run(CATCHUP_STEPS)
+        if found:
+            self._events(t.take_line(found))
+        elif found is False and t._fit(t.position, t.sensed, t._previous()) == 3:
+            events = []
+            t.flag(events)  # no moves explain it either: an illegal placement after all
+            self._events(events)
 
     # -- game events -------------------------------------------------------------------------
     def _events(self, events):
@@ -124,11 +152,13 @@ class App(Commands):
                 self.store.new_game(e[1])
                 self.link.event("new_game", {"empty": e[1]})
             elif name == "move":
+                self.store.move(e[1])
                 self.link.event("move", {"move": b.move_of(e[1]), "pegs_left": e[2]})
                 self._guide_check(e[1])
                 if self.show_kind == "hint":
                     self._stop_show()
             elif name == "undo":
+                self.store.undo()
                 self.link.event("undo", {"move": b.move_of(e[1])})
                 if self.guide is not None:
                     self._guide_off("undo")
@@ -279,6 +309,8 @@ class App(Commands):
         now = self.hw.ticks_ms()
         self._poll_sensors(now)
         self._poll_button(now)
+        if self.resuming:
+            self._catch_up()
         # flow control: take requests only while their replies have room to wait in; the rest
         # stay queued (here or in the USB buffer) until the host reads
         if not self.pending_lines and self.link.has_room():

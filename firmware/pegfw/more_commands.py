@@ -110,7 +110,7 @@ def cmd_theme(app, req, now):
 def cmd_stats(app, req, now):
     st = app.store
     return {"games": st.games, "wins": st.wins, "best": st.best or None, "nvm_writes": st.writes,
-            "corrupt_record_ignored": st.corrupt}
+            "nvm_erases": st.erases, "corrupt_record_ignored": st.corrupt}
 
 
 def cmd_selftest(app, req, now):
