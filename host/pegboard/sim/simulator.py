@@ -88,7 +88,7 @@ class Simulator:
         self.order = str(self.settings.get("PEGBOARD_PIXEL_ORDER", "GRB"))
         self.pegs = 0
         self.button = 0
-        self.nvm = bytearray(4096)
+        self.nvm = bytearray(b"\xff" * 4096)  # erased flash
         self.pixels: list[list[int]] = [[0, 0, 0] for _ in range(self.holes)]
         self.ma = 0
         self.max_ma = 0
@@ -178,7 +178,7 @@ class Simulator:
         self._wd_timeout = 0
         self._tx_full = False
         # only the used part of the nvm: a 4 KB message would cost the simulated heap 16 KB
-        used = len(self.nvm.rstrip(b"\x00"))
+        used = len(self.nvm.rstrip(b"\xff"))
         self._to_child({"t": "nvm", "d": self.nvm[:used].hex()})
         self._to_child({"t": "link", "up": self.connected})
         self._send_pins()

@@ -32,7 +32,7 @@ button = 0         # 1 = hint button pressed
 rx = bytearray()   # bytes from the host, waiting in the data port
 connected = True
 tx_full = False
-nvm = bytearray(4096)
+nvm = bytearray(b"\xff" * 4096)  # erased flash: the simulator sends what is written
 pixels_sent = 0
 _inbuf = b""
 _handlers = []
