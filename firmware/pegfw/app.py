@@ -261,8 +261,8 @@ class App(Commands):
         self.last_frame = None
 
     def _stop_show(self, stopped=True):
-        if self.show_kind == "demo":
-            self.link.event("demo_done", {"stopped": stopped})
+        if self.show_kind in ("demo", "watch", "selftest"):  # a show the host started ends
+            self.link.event(self.show_kind + "_done", {"stopped": stopped})
         if self.show_kind == "selftest":
             self.selftest_until = None
         self.show = None
@@ -318,7 +318,7 @@ class App(Commands):
         while self.pending_lines and self.link.has_room():
             self._request(self.pending_lines.pop(0), now)
         if self.selftest_until is not None and ticks_diff(now, self.selftest_until) >= 0:
-            self.selftest_until = None
+            self._stop_show(stopped=False)  # the self-test's time is up: selftest_done
         self._draw(now)
         self.link.flush()
         self.hw.feed()
@@ -351,12 +351,23 @@ class App(Commands):
         except ProtocolError as e:
             link.error(e.rid, e.code, e.message)
             return
-        name = "cmd_" + cmd
-        handler = getattr(Commands, name, None) if cmd.isalpha() else None  # type: Any
-        more = handler is None and cmd in MORE_COMMANDS
+        try:
+            self._answer(rid, cmd, req, now)
+        except Exception as e:  # whatever went wrong, the line gets its one reply
+            self.errors += 1
+            link.error(rid, "internal", "the board could not answer: %s" % repr(e)[:80])
+
+    def _answer(self, rid, cmd, req, now):
+        link = self.link
+        # names are checked before any lookup: MicroPython and CircuitPython raise for names of
+        # 255+ bytes, outside any reply
+        known = len(cmd) <= 12 and cmd.isalpha()
+        handler = getattr(Commands, "cmd_" + cmd, None) if known else None  # type: Any
+        more = handler is None and known and cmd in MORE_COMMANDS
         if handler is None and not more:
             link.error(rid, "unknown_cmd", "unknown command %r" % cmd[:40])
             return
+        name = "cmd_" + cmd
         # a rare request: its code (and what it imports) is compiled for the answer and dropped
         # after it, but for the modules of a show it started
         loaded = list(sys.modules) if more else None
