@@ -101,3 +101,43 @@ def test_cuts_and_a_hang_at_every_kind_of_point_lose_no_move(sim):
             except BoardError:
                 assert time.monotonic() < deadline
         assert b.request("state")["mode"] == "setup"
+
+
+def test_the_client_reports_moves_missed_while_unplugged(tmp_path):
+    link = str(tmp_path / "pegboard")
+    with Simulator(link=link) as sim:
+        b = Board(link, reconnect=5).open()
+        sim.control("fill", empty=1)
+        sim.control("wait_idle")
+        hand(sim, ("lift", 4), ("place", 1), ("lift", 2))
+        assert b.request("state")["moves"] == [[4, 2, 1]]
+        b.poll(0.2)
+        sim.control("unplug")
+        hand(sim, ("lift", 6), ("place", 4), ("lift", 5))
+        hand(sim, ("lift", 1), ("place", 6), ("lift", 3))
+        sim.control("replug")
+        got = b.poll(1.0)
+        resync = [e for e in got if e.get("event") == "resync"]
+        assert b.reconnects == 1 and len(resync) == 1
+        assert resync[0]["reason"] == "reconnect" and resync[0]["missed"] == [[6, 5, 4], [1, 3, 6]]
+        assert resync[0]["undone"] == [] and not resync[0]["new_game"] and not resync[0]["rebooted"]
+        # and a restart while unplugged: the same game comes back, nothing missed, rebooted
+        sim.control("unplug")
+        sim.control("power_cycle")
+        time.sleep(0.5)
+        sim.control("replug")
+        got = b.poll(1.0)
+        resync = [e for e in got if e.get("event") == "resync"]
+        assert resync and resync[-1]["missed"] == [] and resync[-1]["rebooted"]
+        b.close()
+
+
+def test_resync_event_compares_what_was_known():
+    from pegboard.client import resync_event
+
+    old = {"seq": 40, "empty_start": 1, "moves": [[4, 2, 1], [6, 5, 4]], "mode": "play"}
+    st = {"seq": 45, "empty_start": 1, "moves": [[4, 2, 1], [1, 3, 6], [7, 4, 2]]}
+    e = resync_event("gap", old, st)
+    assert e["missed"] == [[1, 3, 6], [7, 4, 2]] and e["undone"] == [[6, 5, 4]] and not e["new_game"]
+    e = resync_event("reconnect", old, {"seq": 3, "empty_start": 5, "moves": [[14, 9, 5]]})
+    assert e["new_game"] and e["rebooted"] and e["missed"] == [[14, 9, 5]]
