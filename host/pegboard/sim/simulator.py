@@ -27,6 +27,7 @@ DEFAULT_FIRMWARE = ROOT / "firmware"
 DEVICE_DIR = Path(__file__).resolve().parent / "device"
 MA_PER_CHANNEL = 20
 TX_FIFO = 256  # the RP2040's CDC buffer: past this, the firmware's writes write less
+RX_FIFO = 256  # its receive buffer: the host's bytes wait in the pty (its writes block) until read
 
 
 class SimError(Exception):
@@ -104,6 +105,7 @@ class Simulator:
         self._last_feed = 0.0
         self._pending_tx = bytearray()
         self._tx_full = False
+        self._rx_room = RX_FIFO  # bytes the firmware's receive buffer can still take
         self._child_buf = b""
         self._ctl_buf = b""
         self._timers: list[tuple[float, Any]] = []
@@ -177,6 +179,7 @@ class Simulator:
         self._child_buf = b""
         self._wd_timeout = 0
         self._tx_full = False
+        self._rx_room = RX_FIFO  # a fresh chip: its receive buffer is empty
         # only the used part of the nvm: a 4 KB message would cost the simulated heap 16 KB
         used = len(self.nvm.rstrip(b"\xff"))
         self._to_child({"t": "nvm", "d": self.nvm[:used].hex()})
@@ -261,6 +264,8 @@ class Simulator:
             if self.connected:
                 self._pending_tx += bytes.fromhex(msg["d"])
                 self._drain_tx()
+        elif t == "rxack":  # the firmware read n bytes: room for as many more
+            self._rx_room = min(RX_FIFO, self._rx_room + msg["n"])
         elif t == "px":
             self._pixels(bytes.fromhex(msg["d"]))
         elif t == "nvmw":
@@ -315,13 +320,18 @@ class Simulator:
             self._to_child({"t": "txfull", "v": full})
 
     def _from_host(self) -> None:
+        """Take what the firmware's receive buffer has room for; the rest waits in the pty, whose
+        buffer fills until the host's writes block: USB's flow control."""
+        if self._rx_room <= 0 or self.child is None:
+            return
         try:
-            data = os.read(self.data_master, 4096)
+            data = os.read(self.data_master, self._rx_room)
         except (BlockingIOError, InterruptedError):
             return
         except OSError:
             return
         if data and self.connected:
+            self._rx_room -= len(data)
             self._to_child({"t": "rx", "d": data.hex()})
 
     def _update_link(self) -> None:
@@ -339,7 +349,8 @@ class Simulator:
         if not self.connected:
             return
         self.connected = False
-        self._to_child({"t": "link", "up": False})
+        self._to_child({"t": "link", "up": False})  # the firmware's receive buffer is emptied
+        self._rx_room = RX_FIFO
         for fd in (self.data_master, self._data_slave):
             try:
                 os.close(fd)
@@ -533,7 +544,7 @@ class Simulator:
     def _loop(self) -> None:
         while not self._stop.is_set():
             fds = [self._wake_r, self.ctl_master]
-            if self.data_master >= 0:
+            if self.data_master >= 0 and self._rx_room > 0 and self.child is not None:
                 fds.append(self.data_master)
             c = self.child
             if c is not None and c.stdout is not None:
