@@ -26,8 +26,8 @@ def hand(mask, j, rnd, first):
     stray_at = rnd.choice([None, 0, 1, 2, 3])
     pics, m = [], mask
     for k in range(4):
-        if stray_at == k:
-            others = [h for h in range(B.holes) if m >> h & 1 and h not in holes]
+        others = [h for h in range(B.holes) if m >> h & 1 and h not in holes]
+        if stray_at == k and others:
             h = rnd.choice(others)
             pics += [m & ~(1 << h), m]
         if k < 3:
@@ -92,6 +92,9 @@ def test_a_reset_at_every_picture_of_a_game_loses_no_move(seed, offline):
         back = min(cut - 1 + offline, len(pics) - 1)
         hw, app = boot(nvm, pics[back])
         seen = events(hw) + show(hw, app, pics[back + 1:])
+        while app.chase is not None and not app.chase.done:  # the pegs at rest: the search ends
+            run(app, hw, 100)
+        seen += events(hw)
         assert not [e for e in seen if e.get("event") in ("new_game", "illegal")], (cut, seen)
         st = ask(app, hw, "state")
         assert st["empty_start"] == 1 and st["position"] == holes_of(final), cut
@@ -184,3 +187,10 @@ def test_damaged_log_entry_ends_the_log_and_is_compacted():
     again.move(5)
     third = Store(nvm, 5)
     assert third.moves == [3, 5] and third.games == 1
+
+
+def test_quick_soak_random_games_with_hovers_and_resets():
+    from soak_games import soak
+
+    out = soak(25, 2026)
+    assert out["games"] == 25 and out["resets"] >= 25

@@ -42,11 +42,14 @@ class Catchup:
         self.path = []
         self.seen = set()
         self.deeper = True
-        # a picture the game explains cleanly needs no search; one it explains only with pegs
-        # in the hand may hold moves made while the firmware was down, until a move has been
+        # a picture the game explains cleanly needs no search; a placement it explains only with
+        # pegs in the hand may be moves made while the firmware was down, until a move has been
         # taken since (followed, or found by an earlier search); one it cannot explain always may
         fit = tracker._fit(tracker.position, target, tracker._previous())
         self.done = fit <= 1 or (fit == 2 and (tracker.live or len(tracker.moves) != tracker.base[0]))
+        # pegs only missing are most likely pegs in the hand: only a position that is exactly
+        # the picture (moves made and the hands off) says otherwise
+        self.accept = 0 if fit == 2 and not target & ~tracker.position else 1
 
     def run(self, budget):
         """Up to `budget` positions; returns the jumps found, False when there are none, None
@@ -86,7 +89,7 @@ class Catchup:
             if len(path) + 1 < self.limit:
                 path.append(j)
                 stack.append((c, 0))
-            elif t._fit(c, self.target, -1) <= 1:
+            elif t._fit(c, self.target, -1) <= self.accept:
                 self.done = True
                 return path + [j]
             elif popcount(c) > self.low:
