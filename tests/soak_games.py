@@ -24,7 +24,7 @@ def _ask(app, hw, cmd):
     return [r for r in _events(hw) if r.get("id") == 1][0]
 
 
-def soak(games, seed):
+def soak(games, seed, offline=(0,)):
     """Plays `games` games on one board; returns counts. Raises AssertionError on a lost game, a
     false or missed move, a spurious new game or illegal flag, or a game scored twice."""
     rnd = random.Random(seed)
@@ -51,7 +51,7 @@ def soak(games, seed):
             if cut == len(pics):
                 break
             # reset; the hand may go on meanwhile (a hang or a cut while the board is played)
-            d = rnd.choice((0, 0, 0, 1, 2))
+            d = rnd.choice(offline)
             offline_any |= d > 0
             out["offline_pictures"] += d
             k = min(k + d, len(pics) - 1)

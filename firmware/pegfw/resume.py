@@ -42,14 +42,14 @@ class Catchup:
         self.path = []
         self.seen = set()
         self.deeper = True
-        # a picture the game explains cleanly needs no search; a placement it explains only with
-        # pegs in the hand may be moves made while the firmware was down, until a move has been
-        # taken since (followed, or found by an earlier search); one it cannot explain always may
+        # A picture the game cannot explain is searched for a line it fits cleanly. One it
+        # explains with pegs in the hand may still be moves made meanwhile, if it has a placement
+        # and no move was taken since the resume: then only a position that is exactly the
+        # picture will do (a stray peg lifted can make a picture look like a jump in progress).
         fit = tracker._fit(tracker.position, target, tracker._previous())
-        self.done = fit <= 1 or (fit == 2 and (tracker.live or len(tracker.moves) != tracker.base[0]))
-        # pegs only missing are most likely pegs in the hand: only a position that is exactly
-        # the picture (moves made and the hands off) says otherwise
-        self.accept = 0 if fit == 2 and not target & ~tracker.position else 1
+        self.accept = 1 if fit == 3 else 0
+        self.done = fit <= 1 or (fit == 2 and (not target & ~tracker.position or tracker.live
+                                               or len(tracker.moves) != tracker.base[0]))
 
     def run(self, budget):
         """Up to `budget` positions; returns the jumps found, False when there are none, None
