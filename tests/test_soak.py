@@ -153,9 +153,9 @@ def sim_soak(runtime, games, seed, hangs=True):
                 time.sleep(0.1)
             while True:
                 try:
-                    st = c.request("state", timeout=1)
-                    if st["mode"] != "setup":
-                        return st
+                    c.request("state", timeout=1)
+                    sim.control("wait_idle")  # the whole-board read after start-up is adopted
+                    return
                 except BoardError:
                     pass
                 assert time.monotonic() < deadline, "the board did not come back"
