@@ -150,9 +150,9 @@ def test_many_moves_made_while_down_are_found_in_slices():
     assert depth >= 4
     # the search runs a few positions per pass of the loop
     from pegfw.app import CATCHUP_STEPS
-    from pegfw.resume import Catchup
+    from pegfw.resume import Catchup, adopt
 
-    t.adopt(1, list(made[:2]), mask, later)
+    adopt(t, 1, list(made[:2]), mask, later)
     c = Catchup(t, mask, later)
     calls = 1
     while c.run(CATCHUP_STEPS) is None:

@@ -132,7 +132,9 @@ class App(Commands):
             return  # the picture fits the game, or nothing fits it: wait for the next one
         found = c.run(CATCHUP_STEPS)
         if found:
-            self._events(t.take_line(found))
+            from pegfw.resume import take_line
+
+            self._events(take_line(t, found))
         elif found is False and t._fit(t.position, t.sensed, t._previous()) == 3:
             events = []
             t.flag(events)  # no moves explain it either: an illegal placement after all

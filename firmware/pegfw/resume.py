@@ -5,7 +5,7 @@ Catchup, a search run in slices from the App's loop, retried on every new pictur
 match the game. Loaded only while there is such work, then dropped."""
 
 from pegcore.geometry import start_mask
-from pegcore.rules import is_legal, popcount
+from pegcore.rules import has_move, is_legal, popcount
 
 SEEN_LIMIT = 1500  # positions remembered by one search (heap: a set of small ints)
 
@@ -22,7 +22,46 @@ def resume(app):
         pos ^= b.flip[j]
         moves.append(j)
     app.link.event("resumed", {"empty": empty, "moves": [b.move_of(j) for j in moves]})
-    return app.tracker.adopt(empty, moves, pos, app.sensed)
+    return adopt(app.tracker, empty, moves, pos, app.sensed)
+
+
+def adopt(t, empty_start, moves, position, sensed):
+    """Tracker `t` takes a game back after a reset: `moves`, legal from the start, lead to `position`;
+    `sensed` is then judged against it. Returns the events (a game that ended while the
+    firmware was down is over now)."""
+    t.empty_start, t.moves, t.position = empty_start, moves, position
+    t.mode = "play"
+    t.bad = 0
+    t.starts = []
+    t.catchup = True
+    t.live = False
+    t.base = (len(moves), position)
+    events = []
+    if not has_move(t.board, position):
+        t._over(events)
+    t.before = position
+    t.sensed = sensed & t.board.full
+    t._judge(events)
+    return events
+
+
+def take_line(t, jumps):
+    """Moves found for the picture from the resumed position (`base`: made while the firmware
+    was down): moves taken since the resume that they replace are undone, the new ones
+    recorded, then the picture is judged from where they lead."""
+    events = []
+    n, position = t.base
+    while len(t.moves) > n:
+        events.append(("undo", t.moves.pop()))
+    t.position = position
+    t.mode = "play"
+    t.bad = 0
+    for j in jumps:
+        t._record(j, events)
+    t._judge(events)
+    t.live = False  # found, not followed: a later picture may still replace the line
+    t.catchup = True
+    return events
 
 
 class Catchup:

@@ -64,43 +64,6 @@ class Tracker:
         self._judge(events)
         return events
 
-    def adopt(self, empty_start, moves, position, sensed):
-        """Take a game back after a reset: `moves`, legal from the start, lead to `position`;
-        `sensed` is then judged against it. Returns the events (a game that ended while the
-        firmware was down is over now)."""
-        self.empty_start, self.moves, self.position = empty_start, moves, position
-        self.mode = "play"
-        self.bad = 0
-        self.starts = []
-        self.catchup = True
-        self.live = False
-        self.base = (len(moves), position)
-        events = []
-        if not has_move(self.board, position):
-            self._over(events)
-        self.before = position
-        self.sensed = sensed & self.board.full
-        self._judge(events)
-        return events
-
-    def take_line(self, jumps):
-        """Moves found for the picture from the resumed position (`base`: made while the firmware
-        was down): moves taken since the resume that they replace are undone, the new ones
-        recorded, then the picture is judged from where they lead."""
-        events = []
-        n, position = self.base
-        while len(self.moves) > n:
-            events.append(("undo", self.moves.pop()))
-        self.position = position
-        self.mode = "play"
-        self.bad = 0
-        for j in jumps:
-            self._record(j, events)
-        self._judge(events)
-        self.live = False  # found, not followed: a later picture may still replace the line
-        self.catchup = True
-        return events
-
     def sense(self, mask):
         """A new stable picture; returns the events it causes."""
         mask &= self.board.full
