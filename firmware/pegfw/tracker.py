@@ -17,9 +17,10 @@ hole is remembered as a possible new start (changing the start by one peg looks 
 jump); the game becomes that start's when a picture is settled for it (a placement its jumps
 explain, or its first move made) but not for the old start. A picture that is the old start's
 first move made settles the old game (moving peg 2 into 1, then pulling 4 first, is 4 over 2
-into 1 to the sensors). After a resume (pegfw.resume.adopt), a picture
-that is illegal may be moves made while the firmware was down: `catchup` stays set until the
-picture matches the position, and the App searches for them (pegfw.resume.Catchup).
+into 1 to the sensors). After a resume (pegfw.resume.adopt), a picture the game cannot explain
+may be moves made while the firmware was down: it is not flagged at once; `catchup` stays set
+until a move has been followed and the picture matches the position, and meanwhile the App
+searches for such moves from the resumed position `base` (pegfw.resume.Catchup).
 Events are tuples whose first item is the protocol event name.
 """
 
