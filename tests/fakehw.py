@@ -93,8 +93,36 @@ class Serial:
         return [bytes(x) for x in out[:-1]]
 
 
+class FlashNvm:
+    """microcontroller.nvm on an RP2040 as CircuitPython writes it: an assignment over bytes that
+    are all 0xFF only programs them; any other erases the 4 KB sector first, keeping the rest."""
+
+    def __init__(self, size: int = 4096) -> None:
+        self.data = bytearray(b"\xff" * size)
+        self.erases = 0
+        self.programs = 0
+
+    def __len__(self) -> int:
+        return len(self.data)
+
+    def __getitem__(self, i):  # type: ignore[no-untyped-def]
+        return self.data[i]
+
+    def __setitem__(self, i, value) -> None:  # type: ignore[no-untyped-def]
+        if isinstance(i, int):
+            i, value = slice(i, i + 1), bytes([value])
+        start = i.start or 0
+        value = bytes(value)
+        assert i.stop is None or i.stop - start == len(value), "nvm slice assignment must keep the size"
+        if all(b == 0xFF for b in self.data[start:start + len(value)]):
+            self.programs += 1
+        else:
+            self.erases += 1
+        self.data[start:start + len(value)] = value
+
+
 class HW:
-    def __init__(self, settings: dict[str, object] | None = None, nvm: bytearray | None = None) -> None:
+    def __init__(self, settings: dict[str, object] | None = None, nvm: FlashNvm | bytearray | None = None) -> None:
         s = {"PEGBOARD_SENSOR_PINS": ",".join("GP%d" % i for i in range(15)), "PEGBOARD_PIXEL_PIN": "GP16",
              "PEGBOARD_BUTTON_PIN": "GP15"}
         s.update(settings or {})
@@ -104,7 +132,7 @@ class HW:
         self.sensors = Keys(self.cfg.holes)
         self.button = Keys(1, 16)
         self.serial = Serial()
-        self.nvm = nvm if nvm is not None else bytearray(4096)
+        self.nvm = nvm if nvm is not None else FlashNvm()
         self.event = Event()
         self.frames: list[list[int]] = []  # 0xRRGGBB per pixel
         self.fed = 0

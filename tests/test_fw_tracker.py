@@ -90,11 +90,10 @@ def test_a_wrong_placement_is_flagged_then_recovers(empty, pick, src, dst):
         return
     pic = (mask & ~(1 << src)) | (1 << dst)
     # the board sees pictures, not which peg went where: a placement is fine when some legal
-    # jump covers every changed hole and lands where the peg was placed
-    diff = pic ^ mask
-    explained = any(not diff & ~B.flip[k] and B.land[k] == 1 << dst for k in legal_jumps(B, mask))
+    # jump lands where the peg was placed (the peg missing elsewhere is a peg in the hand)
+    explained = any(B.land[k] == 1 << dst for k in legal_jumps(B, mask))
     prev = mask ^ B.flip[j]
-    undoing = not (pic ^ mask) & ~(prev ^ mask)
+    undoing = (prev & ~mask) >> dst & 1
     ev = t.sense(pic)
     if popcount(pic) == B.holes - 1:
         return  # all but one filled: that is a new game by the rules

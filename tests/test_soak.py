@@ -1,5 +1,6 @@
 """Long robustness runs (`make soak`); `make test` runs the same checks in their quick forms in
-test_fw_app.py, test_fw_tracker.py and test_e2e_sim.py."""
+test_fw_app.py, test_fw_tracker.py, test_fw_hands.py, test_fw_resume.py, test_e2e_sim.py,
+test_e2e_resume.py and test_e2e_dataport.py."""
 
 import json
 import random
@@ -108,10 +109,112 @@ def test_power_cycles_at_random_points_lose_no_game():
                     break
                 except BoardError:
                     assert time.monotonic() < deadline
-            # NVM keeps the start, not every move (flash wear): after power loss the board finds a
-            # line of moves to the same pegs, which may differ from the one played
-            from pegcore.moves import validate_moves
+            # NVM logs every move: after power loss the board takes back the very moves played
             from pegcore.rules import holes_of
 
-            final, _ = validate_moves(B, start_mask(B, 1), st_["moves"])
-            assert holes_of(final) == holes_of(mask) == st_["pegs"] and len(st_["moves"]) == len(made)
+            assert holes_of(mask) == st_["pegs"] and st_["moves"] == made
+
+
+def test_10000_games_with_stray_hovers_and_resets_lose_nothing():
+    """Through the main loop: random games, a stray peg lifted and put back at random moments
+    (mid-jump included), 0-3 resets per game at random pictures with the hand moving on meanwhile:
+    every game followed and scored once, no false or missed move."""
+    from soak_games import soak
+
+    total = {}
+    for seed in range(100):
+        for k, v in soak(100, seed).items():
+            total[k] = total.get(k, 0) + v
+    print("soak:", total)
+    assert total["games"] == 10000 and total["other_line"] == 0 and total["resets"] > 10000
+
+
+def sim_soak(runtime, games, seed, hangs=True):
+    """The simulated board on `runtime`: random games by the virtual hand with stray hovers,
+    power cuts and hangs at random steps (mid-jump and with pegs in the hand included), and bursts
+    of requests written while the game goes on; each game checked from the board's state."""
+    import time
+
+    from pegboard.client import Board as Client, BoardError
+    from pegboard.sim import Simulator
+    from pegcore.rules import holes_of
+
+    rnd = random.Random(seed)
+    with Simulator(runtime=runtime) as sim:
+        c = Client(sim.data_path, reconnect=10).open()
+        resets = 0
+
+        def back():
+            deadline = time.monotonic() + 40
+            while sim.control("status")["resets"] < resets:
+                assert time.monotonic() < deadline
+                time.sleep(0.1)
+            while True:
+                try:
+                    c.request("state", timeout=1)
+                    sim.control("wait_idle")  # the whole-board read after start-up is adopted
+                    return
+                except BoardError:
+                    pass
+                assert time.monotonic() < deadline, "the board did not come back"
+                time.sleep(0.1)
+
+        for g in range(games):
+            empty = rnd.randrange(1, 16)
+            sim.control("fill", empty=empty)
+            sim.control("wait_idle")
+            mask = start_mask(B, empty)
+            made = []
+            while legal_jumps(B, mask):
+                j = rnd.choice(legal_jumps(B, mask))
+                f, o, t = B.move_of(j)
+                steps = [("lift", f), ("lift", o), ("place", t)]
+                order = rnd.choice([(0, 1, 2), (0, 2, 1), (1, 0, 2), (1, 2, 0)])
+                action = rnd.choice(["cut", "hang"] if hangs else ["cut"]) if rnd.random() < 0.3 else None
+                at = rnd.randrange(3)
+                hung = False
+                for k, step in enumerate(order):
+                    if action == "hang" and k == at:
+                        sim.control("hang")  # the rest of this jump is made while it hangs
+                        hung = True
+                    if not hung and rnd.random() < 0.2:  # a stray hover anywhere, mid-jump included
+                        pegs = sim.control("sensors")["pegs"]
+                        others = [p for p in pegs if p not in (f, o, t)]
+                        if others:
+                            h = rnd.choice(others)
+                            sim.control("lift", hole=h)
+                            sim.control("wait_idle")
+                            sim.control("place", hole=h)
+                    sim.control(steps[step][0], hole=steps[step][1])
+                    if not hung:
+                        sim.control("wait_idle")
+                    if action == "cut" and k == at:  # power cut mid-jump, a peg in the hand...
+                        resets += 1
+                        sim.control("power_cycle")
+                        back()
+                if hung:
+                    resets += 1
+                    back()
+                if rnd.random() < 0.1:  # a burst of requests while the game goes on
+                    c.ser.write(b'{"cmd":"stats"}\n' * 200)
+                mask ^= B.flip[j]
+                made.append(B.move_of(j))
+            deadline = time.monotonic() + 20
+            while True:
+                st = c.request("state", timeout=5)
+                if st["mode"] in ("over", "setup") or time.monotonic() > deadline:
+                    break
+                time.sleep(0.2)
+            if st["mode"] == "setup":  # a reset after the end: a finished game is not taken back
+                assert st["pegs"] == holes_of(mask), (runtime, g)
+            else:
+                assert st["moves"] == made and st["mode"] == "over", (runtime, g, st["moves"], made)
+        stats = c.request("stats")
+        assert stats["games"] == games, stats
+        c.close()
+        return resets
+
+
+@pytest.mark.parametrize("runtime", ["cpython", "micropython", "chip"])
+def test_sim_soak_cuts_hangs_hovers_bursts(runtime):
+    assert sim_soak(runtime, 25, 11) > 10

@@ -31,6 +31,7 @@ FRAME_MS = 20           # animate at most every 20 ms
 DEFERRED = object()     # a handler's answer when a job will reply later
 BUTTON = object()       # who asked, when it was the button (a request's id may be None)
 HEAP_SAMPLE_MS = 10000  # how often the board collects and notes its free heap (stats)
+CATCHUP_STEPS = 2       # positions a resumed game's catch-up search visits per pass (~5 ms on a chip)
 
 
 class App(Commands):
@@ -67,6 +68,8 @@ class App(Commands):
         self._base = []  # type: list
         self.selftest_until = None
         self.reset_at = None  # a `reset` request: when to reset (its reply has gone out by then)
+        self.resuming = False  # a resumed game's catch-up may still run (pegfw.resume loaded)
+        self.chase = None  # type: Any  # its search, while a picture needs one
         self.overflows = 0
         self.errors = 0
         self.loops = 0
@@ -118,14 +121,41 @@ class App(Commands):
 
     def _adopt_whole_board(self):
         t = self.tracker
-        if t.mode == "setup" and self.store.empty_start and not t.moves:
-            from pegfw.resume import resume  # only after a power loss mid-game
+        if t.mode == "setup" and self.store.empty_start:
+            from pegfw.resume import resume  # only after a reset mid-game
 
-            events = resume(self, self.store.empty_start, self.sensed)
-            unload("pegfw.resume")
+            events = resume(self)
+            del resume
+            self.resuming = True
         else:
             events = t.reset(self.sensed)
         self._events(events)
+
+    def _catch_up(self):
+        """After a resume, a picture the game cannot explain may hold moves made while the
+        firmware was down: search for them, a few positions per pass (pegfw.resume.Catchup)."""
+        t = self.tracker
+        if not t.catchup:
+            self.chase = None
+            self.resuming = False
+            unload("pegfw.resume")
+            return
+        c = self.chase
+        if c is None or c.target != t.sensed:
+            from pegfw.resume import Catchup
+
+            c = self.chase = Catchup(t, t.base[1], t.sensed)
+        if c.done:
+            return  # the picture fits the game, or nothing fits it: wait for the next one
+        found = c.run(CATCHUP_STEPS)
+        if found:
+            from pegfw.resume import take_line
+
+            self._events(take_line(t, found))
+        elif found is False and t._fit(t.position, t.sensed, t._previous()) == 3:
+            events = []
+            t.flag(events)  # no moves explain it either: an illegal placement after all
+            self._events(events)
 
     # -- game events -------------------------------------------------------------------------
     def _events(self, events):
@@ -143,12 +173,14 @@ class App(Commands):
                 self.link.event("new_game", {"empty": e[1]})
             elif name == "move":
                 self.cancel_job("position")
+                self.store.move(e[1])
                 self.link.event("move", {"move": b.move_of(e[1]), "pegs_left": e[2]})
                 self._guide_check(e[1])
                 if self.show_kind == "hint":
                     self._stop_show()
             elif name == "undo":
                 self.cancel_job("position")
+                self.store.undo()
                 self.link.event("undo", {"move": b.move_of(e[1])})
                 if self.guide is not None:
                     self._guide_off("undo")
@@ -262,8 +294,8 @@ class App(Commands):
         self.last_frame = None
 
     def _stop_show(self, stopped=True):
-        if self.show_kind == "demo":
-            self.link.event("demo_done", {"stopped": stopped})
+        if self.show_kind in ("demo", "watch", "selftest"):  # a show the host started ends
+            self.link.event(self.show_kind + "_done", {"stopped": stopped})
         if self.show_kind == "selftest":
             self.selftest_until = None
         self.show = None
@@ -311,6 +343,8 @@ class App(Commands):
         try:
             self._poll_sensors(now)
             self._poll_button(now)
+            if self.resuming:
+                self._catch_up()
             # flow control: take requests only while their replies have room to wait in; the rest
             # stay queued (here or in the USB buffer) until the host reads
             if not self.pending_lines and self.link.has_room():
@@ -318,7 +352,7 @@ class App(Commands):
             while self.pending_lines and self.link.has_room():
                 self._request(self.pending_lines.pop(0), now)
             if self.selftest_until is not None and ticks_diff(now, self.selftest_until) >= 0:
-                self.selftest_until = None
+                self._stop_show(stopped=False)  # the self-test's time is up: selftest_done
             if self.job is not None:
                 self._run_job()
             self._draw(now)
@@ -378,19 +412,19 @@ class App(Commands):
             if not finished and job.nodes < JOB_LIMIT:
                 return
             if finished:
-                self._answer(rid, job.reply(self))
+                self._job_reply(rid, job.reply(self))
             else:
-                self._fail(rid, "search_limit", "the board gave up after %d positions: solve it on the PC "
+                self._job_fail(rid, "search_limit", "the board gave up after %d positions: solve it on the PC "
                            "(pegboard solve)" % job.nodes)
         except ProtocolError as e:
-            self._fail(rid, e.code, e.message, e.extra)
+            self._job_fail(rid, e.code, e.message, e.extra)
         except MemoryError:
             self._end_job()  # drop the search first: the reply needs heap
-            self._fail(rid, "no_memory", "the board is short of memory for this request: try again")
+            self._job_fail(rid, "no_memory", "the board is short of memory for this request: try again")
             return
         except Exception as e:  # a damaged file, a bug: the request still gets its one answer
             self.errors += 1
-            self._fail(rid, "internal", "the board failed at this request: %s" % repr(e)[:80])
+            self._job_fail(rid, "internal", "the board failed at this request: %s" % repr(e)[:80])
         self._end_job()
 
     def cancel_job(self, why):
@@ -398,15 +432,15 @@ class App(Commands):
         if self.job is not None:
             rid = self.job[1]
             self._end_job()
-            self._fail(rid, "position_changed" if why != "stopped" else "stopped",
+            self._job_fail(rid, "position_changed" if why != "stopped" else "stopped",
                        "the pegs moved before the board had its answer: ask again" if why != "stopped"
                        else "stopped before the board had its answer")
 
-    def _answer(self, rid, fields):
+    def _job_reply(self, rid, fields):
         if rid is not self.BUTTON:
             self.link.reply(rid, fields)
 
-    def _fail(self, rid, code, message, extra=None):
+    def _job_fail(self, rid, code, message, extra=None):
         if rid is not self.BUTTON:
             self.link.error(rid, code, message, extra)
         else:  # the button asked: say it on the link as an event
@@ -437,12 +471,23 @@ class App(Commands):
         except ProtocolError as e:
             link.error(e.rid, e.code, e.message)
             return
-        name = "cmd_" + cmd
-        handler = getattr(Commands, name, None) if cmd.isalpha() else None  # type: Any
-        more = handler is None and cmd in MORE_COMMANDS
+        try:
+            self._answer(rid, cmd, req, now)
+        except Exception as e:  # whatever went wrong, the line gets its one reply
+            self.errors += 1
+            link.error(rid, "internal", "the board could not answer: %s" % repr(e)[:80])
+
+    def _answer(self, rid, cmd, req, now):
+        link = self.link
+        # names are checked before any lookup: MicroPython and CircuitPython raise for names of
+        # 255+ bytes, outside any reply
+        known = len(cmd) <= 12 and cmd.isalpha()
+        handler = getattr(Commands, "cmd_" + cmd, None) if known else None  # type: Any
+        more = handler is None and known and cmd in MORE_COMMANDS
         if handler is None and not more:
             link.error(rid, "unknown_cmd", "unknown command %r" % cmd[:40])
             return
+        name = "cmd_" + cmd
         # a rare request: its code (and what it imports) is compiled for the answer and dropped
         # after it, but for the modules of a show it started
         loaded = list(sys.modules) if more else None

@@ -4,6 +4,7 @@ answered."""
 
 from pegcore.rules import holes_of
 from pegfw.lights import estimate_ma
+from pegfw.protocol import ProtocolError
 
 # answered by pegfw.more_commands, loaded for the request
 MORE_COMMANDS = ("info", "solve", "demo", "guide", "watch", "brightness", "theme", "stats", "selftest",
@@ -31,7 +32,15 @@ class Commands:
                 "brightness": self.limiter.brightness, "theme": self.theme,
                 "seq": self.link.seq, "dropped": self.link.dropped}
 
+    def _check_idle(self):
+        """Requests that start something answer busy while a demo, watch, selftest or guide
+        runs (docs/protocol.md); only stop ends those."""
+        if self.show_kind in ("demo", "watch", "selftest") or self.guide is not None:
+            raise ProtocolError("busy", "a %s is running: send stop first" % (self.show_kind or "guide"))
+
     def cmd_hint(self, req, now):
+        if self.show_kind in ("demo", "watch", "selftest"):
+            self._check_idle()
         return self.hint(now, self.request_id)
 
     def cmd_stop(self, req, now):

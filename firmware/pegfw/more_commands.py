@@ -111,18 +111,19 @@ def cmd_stats(app, req, now):
     gc.collect()  # the free heap after a collection: what the game really leaves
     st = app.store
     return {"games": st.games, "wins": st.wins, "best": st.best or None, "nvm_writes": st.writes,
-            "corrupt_record_ignored": st.corrupt,
+            "nvm_erases": st.erases, "corrupt_record_ignored": st.corrupt,
             "free_heap": MEM_FREE() if MEM_FREE else None, "free_heap_lowest": app.free_heap_low,
             "longest_pass_ms": app.longest_pass_ms, "last_hint_ms": app.hint_ms, "loops": app.loops,
             "errors": app.errors}
 
 
 def cmd_selftest(app, req, now):
-    secs = req.get("seconds", 10)
+    secs = req.get("seconds")
+    if secs is None:  # null is the same as absent, for every argument
+        secs = 10
     if isinstance(secs, bool) or not isinstance(secs, int) or secs < 1 or secs > 300:
         raise ProtocolError("bad_args", "seconds must be 1..300")
-    if app.show_kind in ("demo", "watch"):
-        raise ProtocolError("busy", "a %s is running: send stop first" % app.show_kind)
+    app._check_idle()  # not in _not_busy: a selftest is for any pegs, a game or not
     from pegfw.show_chase import ChaseShow
 
     app._start_show("selftest", ChaseShow(app.board.holes, now), ("pegfw.show_chase",))
@@ -151,18 +152,22 @@ def cmd_info(app, req, now):
 
 def _not_busy(app):
     app.not_thinking()
-    if app.show_kind in ("demo", "watch", "selftest") or app.guide is not None:
-        raise ProtocolError("busy", "a %s is running: send stop first" % (app.show_kind or "guide"))
+    app._check_idle()
     if app.tracker.mode in ("illegal", "setup"):
         raise ProtocolError("busy", "the board is in %s mode: set the pegs right first" % app.tracker.mode)
 
 
 def cmd_watch(app, req, now):
-    if app.show_kind == "watch" and req.get("step") is True and app.show.speed_ms == 0:
+    step = req.get("step")
+    if step is not None and step is not True:
+        raise ProtocolError("bad_args", "step must be true (or left out)")
+    if app.show_kind == "watch" and step and app.show.speed_ms == 0:
         app.show.step()
         return {"step": app.show.count + 1}
-    speed = req.get("speed", 150)
-    if req.get("step") is True:
+    speed = req.get("speed")
+    if speed is None:
+        speed = 150
+    if step:
         speed = 0
     if isinstance(speed, bool) or not isinstance(speed, int) or speed < 0 or speed > 10000:
         raise ProtocolError("bad_args", "speed must be 0..10000 ms per step")

@@ -1,51 +1,136 @@
-"""After a power loss mid-game: the saved start hole and the pegs as sensed give the game back.
-NVM keeps only the start (flash wears out), so the moves are found again by a bounded search for a
-line of jumps from the start to the sensed picture. Loaded only at such a boot, then dropped."""
+"""After a reset mid-game (power cut, watchdog): the game NVM logged (its start and every move,
+pegfw.store) is taken back and the pegs as sensed are followed from it, whatever the hands are
+doing (a jump half made, pegs in the hand). Moves made while the firmware was down are found by
+Catchup, a search run in slices from the App's loop, retried on every new picture until the pegs
+match the game. Loaded only while there is such work, then dropped."""
 
-from pegcore.rules import popcount
+from pegcore.geometry import start_mask
+from pegcore.rules import has_move, is_legal, popcount
 
-
-def resume(app, empty, mask):
-    """Events of taking the game back (none), or of a plain re-read if the pegs do not fit."""
-    b, t = app.board, app.tracker
-    path = _path(b, b.full & ~(1 << (empty - 1)), mask, 4000)
-    if path is None:
-        return t.reset(mask)
-    t.adopt(empty, path, mask)
-    app.link.event("resumed", {"empty": empty, "moves": [b.move_of(j) for j in path]})
-    return []
+SEEN_LIMIT = 1500  # positions remembered by one search (heap: a set of small ints)
 
 
-def _path(board, start, target, budget):
-    """Jumps from start to target (bounded depth-first search), or None."""
-    if start == target:
-        return []
-    goal = popcount(target)
-    if popcount(start) < goal:
+def resume(app):
+    """Take the logged game back; returns the events of judging the sensed picture against it."""
+    b, store = app.board, app.store
+    empty = store.empty_start
+    pos = start_mask(b, empty)
+    moves = []
+    for j in store.moves:
+        if j >= len(b.need) or not is_legal(b, pos, j):
+            break  # a damaged log: keep the legal part, the search finds the rest
+        pos ^= b.flip[j]
+        moves.append(j)
+    app.link.event("resumed", {"empty": empty, "moves": [b.move_of(j) for j in moves]})
+    return adopt(app.tracker, empty, moves, pos, app.sensed)
+
+
+def adopt(t, empty_start, moves, position, sensed):
+    """Tracker `t` takes a game back after a reset: `moves`, legal from the start, lead to `position`;
+    `sensed` is then judged against it. Returns the events (a game that ended while the
+    firmware was down is over now)."""
+    t.empty_start, t.moves, t.position = empty_start, moves, position
+    t.mode = "play"
+    t.bad = 0
+    t.starts = []
+    t.catchup = True
+    t.live = False
+    t.base = (len(moves), position)
+    events = []
+    if not has_move(t.board, position):
+        t._over(events)
+    t.before = position
+    t.sensed = sensed & t.board.full
+    t._judge(events)
+    return events
+
+
+def take_line(t, jumps):
+    """Moves found for the picture from the resumed position (`base`: made while the firmware
+    was down): moves taken since the resume that they replace are undone, the new ones
+    recorded, then the picture is judged from where they lead."""
+    events = []
+    n, position = t.base
+    while len(t.moves) > n:
+        events.append(("undo", t.moves.pop()))
+    t.position = position
+    t.mode = "play"
+    t.bad = 0
+    for j in jumps:
+        t._record(j, events)
+    t._judge(events)
+    t.live = False  # found, not followed: a later picture may still replace the line
+    t.catchup = True
+    return events
+
+
+class Catchup:
+    """Search, a few positions per call, for legal jumps from `start` to a position the picture
+    `target` fits cleanly (the position itself, or a jump in progress from it), fewest moves
+    first: depth-first to a growing depth (every line to a position has the same length, one
+    peg per jump, so each depth needs only its own set of positions seen). `tracker` is the
+    game's; `start` the position it resumed at (a line found earlier may have been wrong)."""
+
+    def __init__(self, tracker, start, target):
+        self.tracker = tracker
+        self.start = start
+        self.target = target
+        self.low = popcount(target) - 1  # a clean fit has at most one peg placed beyond the position
+        self.limit = 0
+        self.stack = []
+        self.path = []
+        self.seen = set()
+        self.deeper = True
+        # A picture the game cannot explain is searched for a line it fits cleanly. One it
+        # explains with pegs in the hand may still be moves made meanwhile, if it has a placement
+        # and no move was taken since the resume: then only a position that is exactly the
+        # picture will do (a stray peg lifted can make a picture look like a jump in progress).
+        fit = tracker._fit(tracker.position, target, tracker._previous())
+        self.accept = 1 if fit == 3 else 0
+        self.done = fit <= 1 or (fit == 2 and (not target & ~tracker.position or tracker.live
+                                               or len(tracker.moves) != tracker.base[0]))
+
+    def run(self, budget):
+        """Up to `budget` positions; returns the jumps found, False when there are none, None
+        while still searching."""
+        b, t = self.tracker.board, self.tracker
+        need, land, flip = b.need, b.land, b.flip
+        path, seen = self.path, self.seen
+        while budget > 0:
+            stack = self.stack
+            if not stack:
+                if not self.deeper:
+                    self.done = True
+                    return False
+                self.limit += 1
+                self.stack = [(self.start, 0)]
+                path[:] = []
+                seen.clear()
+                self.deeper = False
+                continue
+            if len(seen) >= SEEN_LIMIT:
+                self.done = True
+                return False
+            m, j = stack[-1]
+            while j < len(need) and (m & need[j] != need[j] or m & land[j]):
+                j += 1
+            if j >= len(need):
+                stack.pop()
+                if path:
+                    path.pop()
+                continue
+            stack[-1] = (m, j + 1)
+            c = m ^ flip[j]
+            if c in seen or popcount(c) < self.low:
+                continue
+            seen.add(c)
+            budget -= 1
+            if len(path) + 1 < self.limit:
+                path.append(j)
+                stack.append((c, 0))
+            elif t._fit(c, self.target, -1) <= self.accept:
+                self.done = True
+                return path + [j]
+            elif popcount(c) > self.low:
+                self.deeper = True
         return None
-    stack = [(start, 0)]
-    path = []
-    seen = set()
-    need, land, flip = board.need, board.land, board.flip
-    while stack and budget > 0:
-        m, j = stack[-1]
-        while j < len(need):
-            if m & need[j] == need[j] and not m & land[j]:
-                break
-            j += 1
-        if j >= len(need):
-            stack.pop()
-            if path:
-                path.pop()
-            continue
-        stack[-1] = (m, j + 1)
-        c = m ^ flip[j]
-        if c == target:
-            return path + [j]
-        if c in seen or popcount(c) <= goal:
-            continue
-        seen.add(c)
-        budget -= 1
-        path.append(j)
-        stack.append((c, 0))
-    return None

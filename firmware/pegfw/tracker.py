@@ -1,14 +1,32 @@
 """Follows the game from the stable sensor picture, whatever order hands move pegs in.
 
-The accepted game position is `position`. Any picture that differs from it only inside the three
-holes of one legal jump is that jump in progress (lift, remove the jumped peg, place: any order).
-Reaching the jump's end picture makes the move; reaching the position before the last move undoes
-it. A placement no legal jump (or undo) explains is illegal: its holes are flagged until the
-picture makes sense again. Filling all holes but one starts a new game. Events are tuples whose
-first item is the protocol event name.
+The accepted game position is `position`. A picture is judged against it (see `_fit`):
+- the position itself, or a legal jump in progress: pegs changed only inside the three holes of
+  one legal jump (lift, remove the jumped peg, place: any order), or an undo in progress;
+- pegs in the hand: pegs missing anywhere else (a peg lifted elsewhere, even while a jump is half
+  made) are never an error, only placements can be;
+- illegal: a placement no legal jump (or undo) explains; its holes are flagged until the
+  picture makes sense again.
+A move is recorded when the picture is the jump's end picture (the jumper has left, the jumped
+peg is gone); reaching the position before the last move undoes it. Quick hands: one picture may
+hold a finished jump and the next one begun.
+
+New games: filling all holes but one starts a game, unless the picture is also a jump or undo in
+progress of the game being played. While no move has been made, such a full board less another
+hole is remembered as a possible new start (changing the start by one peg looks like half a
+jump); the game becomes that start's when a picture is settled for it (a placement its jumps
+explain, or its first move made) but not for the old start. A picture that is the old start's
+first move made settles the old game (moving peg 2 into 1, then pulling 4 first, is 4 over 2
+into 1 to the sensors). After a resume (pegfw.resume.adopt), a picture the game cannot explain
+may be moves made while the firmware was down: it is not flagged at once; `catchup` stays set
+until a move has been followed and the picture matches the position, and meanwhile the App
+searches for such moves from the resumed position `base` (pegfw.resume.Catchup).
+Events are tuples whose first item is the protocol event name.
 """
 
 from pegcore.rules import has_move, holes_of, popcount, verdict
+
+MAX_STARTS = 3  # possible new starts remembered while no move has been made
 
 
 def _lowest_hole(mask):
@@ -25,28 +43,27 @@ class Tracker:
         self.mode = "setup"
         self.position = 0
         self.sensed = 0
+        self.before = 0  # the picture before this one
         self.empty_start = None
         self.moves = []
         self.lifted = None
         self.landing = 0
         self.bad = 0
         self.pending = 0  # jumped peg still to pull out, when a jump is half done
+        self.starts = []  # possible new starts (full boards less one hole) before the first move
+        self.catchup = False  # after a resume, until the picture matches the position
+        self.base = (0, 0)  # the resumed game: its number of moves and position
+        self.live = False  # a move followed from the pictures since the resume (or a found line)
         self.version = 0  # counts judged pictures: the lights' steady frame is redrawn when it moves
 
     # -- entry points --------------------------------------------------------------------------
     def reset(self, mask):
         """Adopt a whole-board read (power-on, queue overflow, resync)."""
         events = []
+        self.before = self.sensed
         self.sensed = mask & self.board.full
         self._judge(events)
         return events
-
-    def adopt(self, empty_start, moves, mask):
-        """Take a game back after a power loss: `moves`, legal from the start, lead to `mask`."""
-        self.empty_start, self.moves = empty_start, moves
-        self.position = self.sensed = mask
-        self.mode = "play" if has_move(self.board, mask) else "over"
-        self.version += 1
 
     def sense(self, mask):
         """A new stable picture; returns the events it causes."""
@@ -62,108 +79,167 @@ class Tracker:
                 events.append(("place", h) if mask >> (h - 1) & 1 else ("lift", h))
             m >>= 1
             h += 1
+        self.before = self.sensed
         self.sensed = mask
         self._judge(events)
         return events
 
-    # -- internals ---------------------------------------------------------------------------
+    # -- judging -------------------------------------------------------------------------------
     def _judge(self, events):
-        if not self._maybe_new_game(events):
-            if self.mode == "setup":
-                self.position = self.sensed
+        s = self.sensed
+        full_less_one = popcount(s) == self.board.holes - 1
+        if self.mode == "setup":
+            if full_less_one:
+                self._new_game(events, s)
             else:
-                self._follow(events)
+                self.position = s
+        elif not self.moves and self.mode != "over":
+            self._first_move(events, full_less_one)
+        elif full_less_one and s != self.position and self._fit(self.position, s, self._previous()) == 3:
+            self._new_game(events, s)
+        else:
+            self._follow(events)
+        if self.catchup and self.live and self.sensed == self.position:
+            self.catchup = False  # followed through a whole move since the resume: in step again
         self._update_lifted()
         self.version += 1
 
-    def _maybe_new_game(self, events):
-        s, b = self.sensed, self.board
-        if popcount(s) != b.holes - 1:
-            return False
-        # all but one filled, yet a jump or undo in progress (a peg placed before the jumped
-        # one is pulled) also looks like that: the game goes on
-        if self.mode != "setup" and self._explained(s):
-            return False
+    def _first_move(self, events, full_less_one):
+        """No move made yet: the start itself may be changing (see the module's docstring)."""
+        s, p = self.sensed, self.position
+        if s != p and self._move_to(p, s) < 0:
+            cur = self._fit(p, s, self._previous())
+            for c in self.starts:
+                moved = self._move_to(c, s) >= 0
+                settled = moved or (s & ~c and self._fit(c, s, -1) == 1)
+                if settled and (cur >= 2 or (moved and cur >= 1)):
+                    self._new_game(events, c)
+                    self._follow(events)
+                    return
+            if full_less_one:
+                if cur >= 2:
+                    self._new_game(events, s)
+                    return
+                if s not in self.starts:
+                    self.starts.append(s)
+                    if len(self.starts) > MAX_STARTS:
+                        self.starts.pop(0)
+        self._follow(events)
+
+    def _new_game(self, events, s):
         self._leave_illegal(events)
-        empty = _lowest_hole(b.full & ~s)
-        self.empty_start = empty
+        self.empty_start = _lowest_hole(self.board.full & ~s)
         self.moves = []
         self.position = s
         self.mode = "play"
         self.bad = 0
-        events.append(("new_game", empty))
-        return True
+        self.starts = []
+        self.catchup = False
+        events.append(("new_game", self.empty_start))
 
     def _previous(self):
         if not self.moves:
             return -1
         return self.position ^ self.board.flip[self.moves[-1]]
 
+    def _move_to(self, p, s):
+        """The legal jump that takes p to s, or -1."""
+        b = self.board
+        diff = s ^ p
+        if popcount(diff) != 3:
+            return -1
+        for j in range(len(b.need)):
+            if b.flip[j] == diff and p & b.need[j] == b.need[j] and not p & b.land[j]:
+                return j
+        return -1
+
+    def _record(self, j, events):
+        self._leave_illegal(events)
+        self.live = True
+        self.moves.append(j)
+        self.starts = []
+        self.position ^= self.board.flip[j]
+        left = popcount(self.position)
+        events.append(("move", j, left))
+        self.mode = "play"
+        if not has_move(self.board, self.position):
+            self._over(events)
+
+    def _over(self, events):
+        left = popcount(self.position)
+        self.mode = "over"
+        events.append(("game_over", left, verdict(left)))
+
     def _follow(self, events):
         b, s, p = self.board, self.sensed, self.position
-        diff = s ^ p
-        if diff and popcount(diff) == 3:
-            for j in range(len(b.need)):
-                if b.flip[j] == diff and p & b.need[j] == b.need[j] and not p & b.land[j]:
-                    self._leave_illegal(events)
-                    self.moves.append(j)
-                    self.position = s
-                    left = popcount(s)
-                    events.append(("move", j, left))
-                    if not has_move(b, s):
-                        self.mode = "over"
-                        events.append(("game_over", left, verdict(left)))
-                    else:
-                        self.mode = "play"
-                    return
-            if s == self._previous():
-                j = self.moves.pop()
-                self._leave_illegal(events)
-                self.position = s
-                self.mode = "play"
-                events.append(("undo", j))
-                return
-        if self._explained(s):
+        j = self._move_to(p, s)
+        if j >= 0:
+            self._record(j, events)
+            return
+        prev = self._previous()
+        if s == prev:
+            j = self.moves.pop()
+            self._leave_illegal(events)
+            self.position = s
+            self.mode = "play"
+            events.append(("undo", j))
+            return
+        fit = self._fit(p, s, prev)
+        if fit <= 1:  # the position, or a hand at work
             self._leave_illegal(events)
             return
-        # Quick hands: one picture may already hold a finished jump and the next one begun.
+        # Quick hands: a finished jump (jumper gone, jumped peg gone, a peg in its landing hole;
+        # or, when nothing else explains the picture, the jumper already in its next landing
+        # hole) whose own picture the scan missed (two or more holes changed at once), and the
+        # next one begun. One stray peg cannot fake it: two jumps into one hole share no other
+        # hole.
+        diff = s ^ self.before
+        missed = diff & (diff - 1)  # two or more holes changed at once: a picture may be missing
         for j in range(len(b.need)):
-            if p & b.need[j] == b.need[j] and not p & b.land[j]:
+            if missed and p & b.need[j] == b.need[j] and not p & b.land[j] and not s & b.need[j]:
                 after = p ^ b.flip[j]
-                # the jumped peg must be gone; the jumper may already be moving on (a chain)
-                if not s >> b.jump_over[j] & 1 and self._explained_from(after, s, -1):
-                    self._leave_illegal(events)
-                    self.moves.append(j)
-                    self.position = after
-                    events.append(("move", j, popcount(after)))
+                if (s & b.land[j] or (fit == 3 and s & ~after)) and self._fit(after, s, -1) <= 1:
+                    self._record(j, events)
                     self._follow(events)
                     return
+        if fit == 2:  # pegs in the hand
+            self._leave_illegal(events)
+            return
+        if not self.catchup:  # after a resume the search for moves made meanwhile comes first
+            self.flag(events)
+
+    def flag(self, events):
+        """The picture has placements nothing explains: flag them until it makes sense again."""
+        s, p = self.sensed, self.position
         bad = s & ~p  # placements nothing explains
-        if not bad:
-            bad = diff
         if self.mode != "illegal" or bad != self.bad:
             self.mode = "illegal"
             self.bad = bad
+            self.version += 1
             events.append(("illegal", holes_of(bad)))
 
-    def _explained(self, s):
-        """True if s is the position, a jump in progress, an undo in progress, or only has pegs
-        missing (pegs in hand are never an error: only placements can be)."""
-        return self._explained_from(self.position, s, self._previous())
-
-    def _explained_from(self, p, s, prev):
+    def _fit(self, p, s, prev):
+        """How picture s stands to position p (prev: the position before p's last move, or -1):
+        0 the position; 1 a legal jump or an undo in progress (only its holes changed);
+        2 the same with pegs in the hand elsewhere; 3 a placement nothing explains."""
+        if s == p:
+            return 0
         b = self.board
-        diff = s ^ p
         added = s & ~p
-        if not added:
-            return True
-        if prev >= 0 and not diff & ~(prev ^ p):
-            return True
-        for j in range(len(b.need)):
-            if not diff & ~b.flip[j] and not added & ~b.land[j]:
-                if p & b.need[j] == b.need[j] and not p & b.land[j]:
-                    return True
-        return False
+        missing = p & ~s
+        best = 3 if added else 2
+        if prev >= 0 and not added & ~prev:  # an undo refills only the holes the move emptied
+            if not (s ^ p) & ~(prev ^ p):
+                return 1
+            best = 2
+        need, land, flip = b.need, b.land, b.flip
+        for j in range(len(need)):
+            if added & ~land[j] or p & need[j] != need[j] or p & land[j]:
+                continue
+            if not missing & ~flip[j]:
+                return 1
+            best = 2
+        return best
 
     def _leave_illegal(self, events):
         if self.mode == "illegal":

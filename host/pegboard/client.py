@@ -35,8 +35,14 @@ class Board:
     """The lit board (or the simulated one) on a serial port.
 
     `port`: a device path or pyserial URL; None finds a plugged-in board. Events that arrive
-    while waiting for a reply are kept for `events()`. A gap in event sequence numbers triggers a
-    `state` request and a synthetic {"event": "resync", "state": {...}} event.
+    while waiting for a reply are kept for `events()`.
+
+    The client keeps what it knows of the game (`known`: from `state` replies and the events
+    since). A gap in event sequence numbers, a restarted board (seq back to 1) or a reconnect after
+    the cable was pulled makes it ask `state` and report what changed meanwhile as a synthetic
+    event: {"event": "resync", "reason": "gap"|"rebooted"|"reconnect", "state": {...},
+    "missed": [moves made that it had not heard of], "undone": [moves it knew that are gone],
+    "new_game": bool, "rebooted": bool}.
     """
 
     def __init__(self, port: str | None = None, timeout: float = 3.0, reconnect: float = 5.0,
@@ -52,6 +58,8 @@ class Board:
         self._events: deque[dict[str, Any]] = deque()
         self._replies: dict[Any, dict[str, Any]] = {}  # replies that arrived for another waiter
         self.last_seq: int | None = None
+        self.known: dict[str, Any] | None = None  # seq, empty_start, moves, mode as last known
+        self._resyncing = False
         self.gaps = 0
         self.reconnects = 0
         self.log: Callable[[str, bytes], None] | None = None  # ("<" or ">", raw line)
@@ -102,6 +110,7 @@ class Board:
                 self.reconnects += 1
                 self.last_seq = None
                 self._events.append({"event": "reconnected", "port": self.port})
+                self._resync("reconnect")  # the moves made while unplugged
                 return
             except NoBoard:
                 if time.monotonic() > deadline:
@@ -160,20 +169,53 @@ class Board:
         if isinstance(seq, int):
             if self.last_seq is not None and seq != self.last_seq + 1:
                 # a gap (events dropped) or a restart (seq starts again at 1): resync
-                if seq <= self.last_seq:
+                rebooted = seq <= self.last_seq
+                if rebooted:
                     self._events.append({"event": "rebooted"})
                 else:
                     self.gaps += 1
                 self._events.append(obj)
                 self.last_seq = seq
-                try:
-                    state = self.request("state")
-                    self._events.append({"event": "resync", "state": state, "missed": True})
-                except BoardError:
-                    pass
+                self._resync("rebooted" if rebooted else "gap")
                 return
             self.last_seq = seq
+        self._learn_event(obj)
         self._events.append(obj)
+
+    # -- what the client knows of the game ---------------------------------------------------
+    def _learn_state(self, st: dict[str, Any]) -> None:
+        self.known = {"seq": st.get("seq"), "empty_start": st.get("empty_start"),
+                      "moves": list(st.get("moves") or []), "mode": st.get("mode")}
+
+    def _learn_event(self, obj: dict[str, Any]) -> None:
+        k = self.known
+        if k is None:
+            return
+        name = obj.get("event")
+        k["seq"] = obj.get("seq", k["seq"])
+        if name == "move":
+            k["moves"].append(obj.get("move"))
+        elif name == "undo" and k["moves"]:
+            k["moves"].pop()
+        elif name in ("new_game", "resumed"):
+            k["empty_start"] = obj.get("empty")
+            k["moves"] = list(obj.get("moves") or [])
+        elif name == "game_over":
+            k["mode"] = "over"
+
+    def _resync(self, reason: str) -> None:
+        """Ask the board's state and report what changed since the client last knew it."""
+        if self._resyncing:
+            return
+        old = self.known
+        self._resyncing = True
+        try:
+            st = self.request("state")
+        except BoardError:
+            return
+        finally:
+            self._resyncing = False
+        self._events.append(resync_event(reason, old, st))
 
     # -- API ---------------------------------------------------------------------------------
     def request(self, cmd: str, timeout: float | None = None, **args: Any) -> dict[str, Any]:
@@ -208,6 +250,8 @@ class Board:
                     continue
             if not obj.get("ok"):
                 raise BoardError(obj.get("message", "error"), obj.get("error", "error"), obj)
+            if cmd == "state":
+                self._learn_state(obj)
             return obj
 
     def poll(self, timeout: float = 0.0) -> list[dict[str, Any]]:
@@ -240,3 +284,24 @@ class Board:
                 if e.get("event") == name:
                     return e
         raise BoardError("no %s event within %.0f s" % (name, timeout))
+
+
+def resync_event(reason: str, old: dict[str, Any] | None, st: dict[str, Any]) -> dict[str, Any]:
+    """What changed between what the client knew (`old`, None: nothing) and the board's state."""
+    moves = list(st.get("moves") or [])
+    event: dict[str, Any] = {"event": "resync", "reason": reason, "state": st, "missed": moves, "undone": [],
+                             "new_game": False, "rebooted": False}
+    if old is None:
+        return event
+    seq, old_seq = st.get("seq"), old.get("seq")
+    event["rebooted"] = isinstance(seq, int) and isinstance(old_seq, int) and seq < old_seq
+    if st.get("empty_start") != old.get("empty_start"):
+        event["new_game"] = True
+        return event
+    known = old.get("moves") or []
+    same = 0
+    while same < min(len(known), len(moves)) and known[same] == moves[same]:
+        same += 1
+    event["missed"] = moves[same:]
+    event["undone"] = known[same:][::-1]
+    return event

@@ -28,6 +28,7 @@ DEFAULT_FIRMWARE = ROOT / "firmware"
 DEVICE_DIR = Path(__file__).resolve().parent / "device"
 MA_PER_CHANNEL = 20
 TX_FIFO = 256  # the RP2040's CDC buffer: past this, the firmware's writes write less
+RX_FIFO = 256  # its receive buffer: the host's bytes wait in the pty (its writes block) until read
 
 
 class SimError(Exception):
@@ -126,7 +127,7 @@ class Simulator:
         self.order = str(self.settings.get("PEGBOARD_PIXEL_ORDER", "GRB"))
         self.pegs = 0
         self.button = 0
-        self.nvm = bytearray(4096)
+        self.nvm = bytearray(b"\xff" * 4096)  # erased flash
         self.pixels: list[list[int]] = [[0, 0, 0] for _ in range(self.holes)]
         self.ma = 0
         self.max_ma = 0
@@ -142,6 +143,7 @@ class Simulator:
         self._last_feed = 0.0
         self._pending_tx = bytearray()
         self._tx_full = False
+        self._rx_room = RX_FIFO  # bytes the firmware's receive buffer can still take
         self._child_buf = b""
         self._ctl_buf = b""
         self._timers: list[tuple[float, Any]] = []
@@ -233,8 +235,9 @@ class Simulator:
         self._child_buf = b""
         self._wd_timeout = 0
         self._tx_full = False
+        self._rx_room = RX_FIFO  # a fresh chip: its receive buffer is empty
         # only the used part of the nvm: a 4 KB message would cost the simulated heap 16 KB
-        used = len(self.nvm.rstrip(b"\x00"))
+        used = len(self.nvm.rstrip(b"\xff"))
         self._to_child({"t": "nvm", "d": self.nvm[:used].hex()})
         self._to_child({"t": "link", "up": self.connected})
         self._send_pins()
@@ -321,6 +324,8 @@ class Simulator:
             if self.connected:
                 self._pending_tx += bytes.fromhex(msg["d"])
                 self._drain_tx()
+        elif t == "rxack":  # the firmware read n bytes: room for as many more
+            self._rx_room = min(RX_FIFO, self._rx_room + msg["n"])
         elif t == "px":
             self._pixels(bytes.fromhex(msg["d"]))
         elif t == "nvmw":
@@ -381,13 +386,18 @@ class Simulator:
             self._to_child({"t": "txfull", "v": full})
 
     def _from_host(self) -> None:
+        """Take what the firmware's receive buffer has room for; the rest waits in the pty, whose
+        buffer fills until the host's writes block: USB's flow control."""
+        if self._rx_room <= 0 or self.child is None:
+            return
         try:
-            data = os.read(self.data_master, 4096)
+            data = os.read(self.data_master, self._rx_room)
         except (BlockingIOError, InterruptedError):
             return
         except OSError:
             return
         if data and self.connected:
+            self._rx_room -= len(data)
             self._to_child({"t": "rx", "d": data.hex()})
 
     def _update_link(self) -> None:
@@ -405,7 +415,8 @@ class Simulator:
         if not self.connected:
             return
         self.connected = False
-        self._to_child({"t": "link", "up": False})
+        self._to_child({"t": "link", "up": False})  # the firmware's receive buffer is emptied
+        self._rx_room = RX_FIFO
         for fd in (self.data_master, self._data_slave):
             try:
                 os.close(fd)
@@ -601,7 +612,7 @@ class Simulator:
     def _loop(self) -> None:
         while not self._stop.is_set():
             fds = [self._wake_r, self.ctl_master]
-            if self.data_master >= 0:
+            if self.data_master >= 0 and self._rx_room > 0 and self.child is not None:
                 fds.append(self.data_master)
             c = self.child
             if c is not None and c.stdout is not None:

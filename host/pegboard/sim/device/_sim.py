@@ -39,7 +39,7 @@ button = 0         # 1 = hint button pressed
 rx = bytearray()   # bytes from the host, waiting in the data port
 connected = True
 tx_full = False
-nvm = bytearray(4096)
+nvm = bytearray(b"\xff" * 4096)  # erased flash: the simulator sends what is written
 pixels_sent = 0
 _inbuf = b""
 _handlers = []
@@ -99,15 +99,19 @@ def _lines():
     return out
 
 
+started = False    # the simulator's start-up messages (nvm, link, pins: pins last) have arrived
+
+
 def pump():
     """Apply what the simulator sent: sensor levels, button, host bytes, link state."""
-    global sensors, button, connected, tx_full
+    global sensors, button, connected, tx_full, started
     for line in _lines():
         msg = json.loads(line)
         t = msg["t"]
         if t == "pins":
             sensors = msg["s"]
             button = msg["b"]
+            started = True
         elif t == "rx":
             rx.extend(unhex(msg["d"]))
         elif t == "link":

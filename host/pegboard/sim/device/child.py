@@ -14,7 +14,10 @@ except (AttributeError, OSError):
 
 import _sim  # noqa: E402
 
-_sim.pump()  # take the nvm contents and the initial pins before anything runs
+# take the nvm contents and the initial pins before anything runs: the simulator writes them just
+# after starting us, and a quick VM can be here first
+while not _sim.started:
+    _sim.pump()
 _sim.send({"t": "up", "runtime": sys.implementation.name})
 import usb_cdc  # noqa: E402
 

@@ -29,7 +29,10 @@ class _Nvm:
             if start < 0 or start + len(data) > len(_sim.nvm) or (i.stop is not None and i.stop - start != len(data)):
                 raise ValueError("nvm slice assignment must keep the size")
             _sim.nvm[start:start + len(data)] = data
-            _sim.send({"t": "nvmw", "o": start, "d": _sim.hexs(data)})
+            # to the simulator in pieces: on the chip this is C, so one 4 KB write must not cost
+            # the simulated heap a 16 KB message
+            for at in range(0, len(data), 256):
+                _sim.send({"t": "nvmw", "o": start + at, "d": _sim.hexs(data[at:at + 256])})
         else:
             _sim.nvm[i] = value
             _sim.send({"t": "nvmw", "o": i, "d": _sim.hexs(bytes([value]))})

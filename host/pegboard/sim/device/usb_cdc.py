@@ -1,5 +1,7 @@
 # Fake `usb_cdc`: the data port is the simulator's pseudo-terminal. Like the RP2040's CDC, it
-# loses nothing while the host reads, and a write that the host cannot take writes less.
+# loses nothing while the host reads, and a write that the host cannot take writes less. Its
+# receive buffer is bounded (simulator.RX_FIFO): the simulator passes on the host's bytes only
+# as the firmware reads them, so a host that sends faster than the board reads waits.
 import _sim
 
 _enabled = {"console": True, "data": False}
@@ -30,6 +32,8 @@ class Serial:
             n = len(_sim.rx)
         data = bytes(_sim.rx[:n])
         _sim.rx[:len(data)] = b""
+        if data:
+            _sim.send({"t": "rxack", "n": len(data)})  # room again: the host may send as much more
         return data if data else (None if self.timeout == 0 else b"")
 
     def readline(self):
@@ -49,6 +53,8 @@ class Serial:
         return len(data)
 
     def reset_input_buffer(self):
+        if _sim.rx:
+            _sim.send({"t": "rxack", "n": len(_sim.rx)})
         _sim.rx[:] = b""
 
     def reset_output_buffer(self):
