@@ -26,7 +26,7 @@ class FinishTable:
             n = head[5] | head[6] << 8
             k1 = head[7] | head[8] << 8
             k2 = head[9] | head[10] << 8
-            if n != len(table.codes) or k1 != table.k1 or k2 != table.k2:
+            if n != table.nslots or k1 != table.k1 or k2 != table.k2:
                 raise ValueError("the finish table does not belong to this hint table")
             sets = f.read(2 * head[4])
             if len(sets) != 2 * head[4] or f.seek(0, 2) != HEAD + 2 * head[4] + n:

@@ -12,7 +12,7 @@ Only ~170 (jump, best-left) pairs occur, so one byte per position indexes them.
 
 import array
 
-from pegcore.hinttable import NO_JUMP, HintTable
+from pegcore.hinttable import NO_JUMP, FileBytes, HintTable
 
 MAGIC = b"PGH4"
 HEAD = 16
@@ -20,7 +20,9 @@ HEAD = 16
 
 def read(board, stream):
     """A HintTable from a binary stream, read straight into its arrays (no temporary copies: the
-    chip's heap is small and fragments). Raises ValueError for a damaged or foreign file."""
+    chip's heap is small and fragments), but for its one byte per position: those stay in the
+    stream, read one per lookup (6.3 KB of heap the game keeps), so the stream must stay open.
+    Raises ValueError for a damaged or foreign file."""
     head = stream.read(HEAD)
     if len(head) != HEAD or head[:4] != MAGIC:
         raise ValueError("not a pegboard hint table")
@@ -39,14 +41,26 @@ def read(board, stream):
     t.njumps = jn
     t.k1 = head[12] | head[13] << 8
     t.k2 = head[14] | head[15] << 8
-    t.codes = bytearray(n)
+    t.codes = FileBytes(stream, HEAD, n)
+    t.nslots = n
     t.jumps = bytearray(p)
     t.left = bytearray(p)
     t.nib = array.array("H", bytes(128 * (s - 1)))
     t.back = bytearray(s * jn)
     t.disp = bytearray(nb)
-    for buf, size in ((t.codes, n), (t.jumps, p), (t.left, p), (t.nib, 128 * (s - 1)), (t.back, s * jn),
-                      (t.disp, nb)):
+    chunk = bytearray(64)
+    codes_ok = True  # checked once the palette is known; read now, a chunk at a time
+    left = n
+    while left > 0:
+        got = stream.readinto(chunk)
+        if not got:
+            raise ValueError("hint table is truncated")
+        for k in range(min(got, left)):
+            codes_ok = codes_ok and chunk[k] < p
+        left -= got
+    if left < 0:  # the last chunk ran into the palette: go back to it
+        stream.seek(HEAD + n)
+    for buf, size in ((t.jumps, p), (t.left, p), (t.nib, 128 * (s - 1)), (t.back, s * jn), (t.disp, nb)):
         if stream.readinto(buf) != size:
             raise ValueError("hint table is truncated")
     if stream.read(1):
@@ -57,9 +71,8 @@ def read(board, stream):
         j = t.jumps[i]
         if t.left[i] > board.holes or (j != NO_JUMP and j >= jn):  # 0: the empty board
             raise ValueError("hint table is corrupt")
-    for c in t.codes:
-        if c >= p:
-            raise ValueError("hint table is corrupt")
+    if not codes_ok:
+        raise ValueError("hint table is corrupt")
     for j in t.back:
         if j >= jn:
             raise ValueError("hint table is corrupt")
@@ -74,8 +87,9 @@ def load(board, path):
     except OSError:
         return None
     try:
-        t = read(board, f)
-    finally:
+        t = read(board, f)  # it keeps the file open: the codes are read from it
+    except BaseException:
         f.close()
+        raise
     t.path = path  # its finish table lies beside it (pegcore.finishfile)
     return t
