@@ -149,7 +149,7 @@ def test_memo_falls_back_to_a_set_when_the_heap_has_no_room_for_a_bitset(monkeyp
     # and the search still plays a start to one peg with set memos
     b = Board(5)
     s = Solver(b, memo_limit=16)
-    assert isinstance(s._good, set)
+    assert isinstance(s._bad, set)
     m = start_mask(b, 1)
     for j in s.solution(m):
         m ^= b.flip[j]

@@ -578,10 +578,10 @@ def test_running_out_of_memory_as_a_search_starts_leaves_nothing(monkeypatch):
     def no_heap(*a, **k):
         raise MemoryError
 
-    monkeypatch.setattr(search.SolutionSearch, "__init__", no_heap)
     b6 = Board(6)
     hw, app = big_board(6)
     off_book(hw, app, b6, 1)
+    monkeypatch.setattr(search.SolutionSearch, "__init__", no_heap)
     r = ask(app, hw, "hint")
     assert r["error"] == "no_memory" and app.job is None
     assert "pegfw.jobs" not in sys.modules

@@ -64,15 +64,19 @@ class SolutionSearch:
         while not s.advance(20): ...   # then s.jumps: the solution, or None (there is none)
     """
 
-    def __init__(self, board, mask, finish=None, alive=None, memo_cap=1024):
-        from pegcore.parity import colour_masks, last_peg_holes  # noqa: F401
+    def __init__(self, board, mask, finish=None, alive=None, memo_cap=1024, dead=None, fmask=None):
+        """`dead`: a memo of lost positions to share across searches (pegcore.solver keeps one);
+        given, it is not capped. `fmask`: the holes the last peg may end in, instead of `finish`."""
+        from pegcore.parity import colour_masks
 
         self.board = board
-        self.fmask = board.full if finish is None else 1 << (board.check_hole(finish) - 1)
+        if fmask is None:
+            fmask = board.full if finish is None else 1 << (board.check_hole(finish) - 1)
+        self.fmask = fmask
         self.colours = colour_masks(board)
         self.alive = alive
-        self.memo_cap = memo_cap
-        self.dead = set()
+        self.memo_cap = memo_cap if dead is None else 1 << 30
+        self.dead = set() if dead is None else dead
         self.nodes = 0
         self.jumps = None
         self.done = False
@@ -95,7 +99,7 @@ class SolutionSearch:
         return self.alive is None or self.alive(m)
 
     def _dead(self, m):
-        if len(self.dead) < self.memo_cap:
+        if self.memo_cap > 1 << 29 or len(self.dead) < self.memo_cap:
             self.dead.add(m)
 
     def advance(self, nodes):
@@ -146,5 +150,5 @@ class SolutionSearch:
         return False
 
     def _free(self):
-        self.dead = set()
+        self.dead = None
         self.masks, self.nexts, self.path = [], [], []

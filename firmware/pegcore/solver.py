@@ -29,10 +29,8 @@ class Solver:
         self.fmask = finish_mask(board, finish)
         self.colours = colour_masks(board)
         if memo_limit is None:
-            self._good = memo_set(board.holes)
             self._bad = memo_set(board.holes)
         else:
-            self._good = memo_set(board.holes, memo_limit)
             self._bad = memo_set(board.holes, memo_limit)
         self._counts = {}
         self._left = {}
@@ -46,67 +44,18 @@ class Solver:
         return last_peg_holes(self.colours, mask) & self.fmask != 0
 
     def solution(self, mask):
-        """Jump indices from `mask` to one peg in the finish set, or None. Explicit-stack DFS
-        with memo sets of positions known to win or lose."""
-        b = self.board
-        need, land, flip = b.need, b.land, b.flip
-        good, bad, fmask = self._good, self._bad, self.fmask
-        njumps = len(need)
-        if _is_win(mask, fmask):
-            return []
-        if mask in bad:
-            return None
-        if not self.possible(mask):
-            bad.add(mask)  # and every position after it: the parities never change
-            return None
-        path = []  # jump taken at each depth
-        masks = [mask]
-        nexts = [0]  # next jump index to try at each depth
-        while masks:
-            m = masks[-1]
-            j = nexts[-1]
-            found = -1
-            while j < njumps:
-                n = need[j]
-                if m & n == n and not m & land[j]:
-                    c = m ^ flip[j]
-                    if c not in bad:
-                        found = j
-                        break
-                j += 1
-            if found < 0:
-                bad.add(m)
-                masks.pop()
-                nexts.pop()
-                if path:
-                    path.pop()
-                continue
-            nexts[-1] = found + 1
-            c = m ^ flip[found]
-            path.append(found)
-            if _is_win(c, fmask) or c in good:
-                # finish the line through known-good positions
-                for mm in masks:
-                    good.add(mm)
-                return path + self._follow_good(c)
-            masks.append(c)
-            nexts.append(0)
-        return None
+        """Jump indices from `mask` to one peg in the finish set, or None: the step-wise search
+        (pegcore.search) run to its end, sharing this solver's memo of lost positions."""
+        from pegcore.search import SolutionSearch
 
-    def _follow_good(self, m):
-        # extend from a position already known to win
-        out = []
-        b = self.board
-        while not _is_win(m, self.fmask):
-            for j in range(len(b.need)):
-                n = b.need[j]
-                if m & n == n and not m & b.land[j]:
-                    c = m ^ b.flip[j]
-                    if c in self._good or _is_win(c, self.fmask) or self.solvable(c):
-                        out.append(j)
-                        m = c
-                        break
-        return out
+        if mask in self._bad:
+            return None
+        s = SolutionSearch(self.board, mask, dead=self._bad, fmask=self.fmask)
+        while not s.advance(1 << 20):
+            pass
+        if s.jumps is None:
+            self._bad.add(mask)  # and every position after it, if the parities ruled it out
+        return s.jumps
 
     # -- counting ------------------------------------------------------------------------------
     def count(self, mask):

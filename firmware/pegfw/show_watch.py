@@ -29,7 +29,7 @@ class SolverShow:
                 self.next_at += self.speed_ms
             while due and self.kind not in (search.SOLVED, search.EXHAUSTED):
                 due -= 1
-                try:  # one-argument next(): a CircuitPython board has no next(it, default)
+                try:  # one-argument next() only: a CircuitPython board has no default argument
                     self.kind, self.jump, self.mask, self.count = next(self.steps)
                 except StopIteration:
                     self.kind = search.EXHAUSTED

@@ -2,7 +2,7 @@
 
 The unix MicroPython from PyPI runs at a higher feature level than a CircuitPython board (it has
 two-argument next(), sys.stdin.buffer, ...), is 64-bit, and has no Python-stack limit, so firmware
-that passes there can still fail on the chip. chipvm is MicroPython's core (py/ and shared/ of
+that passes there can still fail on the chip. chipvm is MicroPython's core (its py and shared folders, of
 MicroPython 1.19, from PyPI's mpy_cross_v6 source package, checked by hash) with a small port of
 ours in this folder, set up the way CircuitPython sets up an RP2040 board: MicroPython's core
 feature level plus CircuitPython's explicit options (mpconfigport.h, docs/chip-runtime.md), a

@@ -19,7 +19,7 @@
 #include "py/runtime.h"
 #include "py/stackctrl.h"
 #include "py/pystack.h"
-#include "shared/runtime/gchelper.h"
+#include "gchelper.h"  // the core's runtime helpers (-I in the Makefile)
 
 void gc_collect(void) {
     gc_collect_start();
