@@ -287,3 +287,22 @@ def test_chip_time_resets_a_pass_the_rp2040_watchdog_would_not_survive(tmp_path,
             time.sleep(0.1)
         assert (st["chip_watchdog_resets"] > 0) == resets, st
         assert st["longest_pass_ms"] >= stall_ms * 230 * 0.9
+
+
+def test_malformed_json_is_refused_on_every_runtime(sim):
+    # CircuitPython's own json.loads takes '{"a" 1}' and '{"a":}' (it skips commas and colons), and
+    # the chip VM's is as lenient: the firmware's shape check is what refuses them
+    lines = [b'{"id":1 "cmd":"state"}', b'{"id":2,"cmd" "state"}', b'{"id":3,"cmd":"state",}',
+             b'{"id":4,"cmd":"solve","finish":}', b'{"id":5,"cmd":"solve","finish" 13}',
+             b'{"id": "a\\"b", "cmd": "state", "x": [1, {"y": [true, null, -1.5e2]}]}']
+    with serial.Serial(sim.data_path, timeout=3) as port:
+        port.write(b"".join(line + b"\n" for line in lines))
+        got = []
+        while len(got) < len(lines):
+            line = port.readline()
+            assert line, "no reply"
+            msg = json.loads(line)
+            if "event" not in msg:
+                got.append(msg)
+    assert [m["error"] for m in got[:5]] == ["bad_json"] * 5
+    assert got[5]["ok"] and got[5]["id"] == 'a"b'

@@ -248,6 +248,11 @@ def test_solve_on_a_board_without_tables_searches_in_slices():
     (b'{"cmd": "fly"}\n', "unknown_cmd"), (b"x" * 600 + b"\n", "line_too_long"),
     (b"[" * 50 + b"]" * 50 + b"\n", "bad_json"), (b'{"cmd":"brightness","value":101}\n', "bad_args"),
     (b'{"cmd":"demo","moves":"x"}\n', "bad_args"), (b'{"cmd":"watch","speed":-1}\n', "bad_args"),
+    # shapes CircuitPython's lenient json.loads would take (and drop an argument of)
+    (b'{"id":1 "cmd":"state"}\n', "bad_json"), (b'{"id":2,"cmd" "state"}\n', "bad_json"),
+    (b'{"id":3,"cmd":"state",}\n', "bad_json"), (b'{"cmd":"solve","finish":}\n', "bad_json"),
+    (b'{"cmd":"solve","finish" 13}\n', "bad_json"), (b'{"cmd":"state"}}\n', "bad_json"),
+    (b'{"cmd":"demo","moves":[[4,2,1] [6,5,4]]}\n', "bad_json"), (b'{"cmd":"state" \n', "bad_json"),
 ])
 def test_bad_requests_get_one_error_reply(line, code):
     hw, app = make_app()

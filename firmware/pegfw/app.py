@@ -471,6 +471,10 @@ class App(Commands):
         except ProtocolError as e:
             link.error(e.rid, e.code, e.message)
             return
+        except Exception as e:  # a bug in reading it: the line still gets its one reply
+            self.errors += 1
+            link.error(None, "internal", "the board could not read this line: %s" % repr(e)[:80])
+            return
         try:
             self._answer(rid, cmd, req, now)
         except Exception as e:  # whatever went wrong, the line gets its one reply

@@ -127,27 +127,87 @@ class Link:
             self.out = bytearray(self.out[n:])
 
 
-def _depth_ok(line):
+# what may come next while scanning a request's JSON (_shape)
+_VALUE, _FIRST_VALUE, _KEY, _FIRST_KEY, _COLON, _AFTER = 0, 1, 2, 3, 4, 5
+_SCALAR = b"-+.0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+
+
+def _shape(line):
+    """None if `line` is shaped as JSON (strings, scalars, commas, colons and brackets in their
+    places, at most MAX_DEPTH deep), else why not. CircuitPython's json.loads skips commas and
+    colons and so takes '{"a" 1}' or '{"a":}' as objects (dropping what it cannot place): without
+    this the board would act on a request that lost an argument. Scalars' spelling is left to
+    json.loads, which refuses a bad literal. One pass, no recursion."""
+    stack = bytearray(MAX_DEPTH)  # the open brackets, 123 '{' or 91 '[', up to depth
     depth = 0
-    instr = False
-    esc = False
-    for c in line:
-        if instr:
-            if esc:
-                esc = False
-            elif c == 92:  # backslash
-                esc = True
+    state = _VALUE
+    i, n = 0, len(line)
+    while i < n:
+        c = line[i]
+        i += 1
+        if c == 32 or c == 9 or c == 13 or c == 10:
+            continue
+        if state <= _FIRST_VALUE:  # a value
+            if c == 123 or c == 91:
+                if depth >= MAX_DEPTH:
+                    return "JSON nested deeper than %d levels" % MAX_DEPTH
+                stack[depth] = c
+                depth += 1
+                state = _FIRST_KEY if c == 123 else _FIRST_VALUE
+            elif c == 93 and state == _FIRST_VALUE:  # []
+                depth -= 1
+                state = _AFTER
             elif c == 34:
-                instr = False
+                i = _string_end(line, i)
+                state = _AFTER
+            elif c in _SCALAR:
+                while i < n and line[i] in _SCALAR:
+                    i += 1
+                state = _AFTER
+            else:
+                return "a value is missing"
+        elif state <= _FIRST_KEY:  # a key
+            if c == 34:
+                i = _string_end(line, i)
+                state = _COLON
+            elif c == 125 and state == _FIRST_KEY:  # {}
+                depth -= 1
+                state = _AFTER
+            else:
+                return "a key is missing"
+        elif state == _COLON:
+            if c != 58:
+                return "a ':' is missing after a key"
+            state = _VALUE
+        else:  # after a value: a comma or the closing bracket
+            if not depth:
+                return "something follows the request"
+            top = stack[depth - 1]
+            if c == 44:
+                state = _KEY if top == 123 else _VALUE
+            elif (c == 125 and top == 123) or (c == 93 and top == 91):
+                depth -= 1
+            else:
+                return "a ',' or a closing bracket is missing"
+        if i < 0:
+            return "a string is not closed"
+    if state != _AFTER or depth:
+        return "the request is cut short"
+    return None
+
+
+def _string_end(line, i):
+    """Index after the string whose opening quote is before `i`; -1 if it never closes."""
+    n = len(line)
+    while i < n:
+        c = line[i]
+        if c == 92:  # backslash: skip what it escapes
+            i += 2
         elif c == 34:
-            instr = True
-        elif c == 123 or c == 91:
-            depth += 1
-            if depth > MAX_DEPTH:
-                return False
-        elif c == 125 or c == 93:
-            depth -= 1
-    return True
+            return i + 1
+        else:
+            i += 1
+    return -1
 
 
 def parse_request(line):
@@ -161,8 +221,9 @@ def parse_request(line):
         if word and len(word) <= 20 and all("a" <= ch <= "z" or ch == "_" for ch in word):
             return None, word, {}
         raise ProtocolError("bad_json", "send a JSON object or a bare command word")
-    if not _depth_ok(line):
-        raise ProtocolError("bad_json", "JSON nested deeper than %d levels" % MAX_DEPTH)
+    why = _shape(line)
+    if why is not None:
+        raise ProtocolError("bad_json", "the line is not valid JSON: " + why)
     try:
         req = json.loads(text)
     except (ValueError, RuntimeError, MemoryError):

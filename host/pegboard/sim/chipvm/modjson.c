@@ -1,7 +1,10 @@
 // json: dumps and loads in C, as the chip has them (CircuitPython's json is a C module), so that
 // neither their code nor their recursion lands on the firmware's heap or Python stack.
-// dumps prints through the core's JSON printers (MICROPY_PY_UJSON); loads is an iterative parser
-// (nesting costs heap, never C stack), raising ValueError on anything that is not JSON.
+// dumps prints through the core's JSON printers (MICROPY_PY_UJSON). loads is an iterative parser
+// (nesting costs heap, never C stack) as lenient as CircuitPython's (extmod/modjson.c): commas and
+// colons are skipped like spaces, so '{"a" 1}' is {'a': 1}, '[1 2]' is [1, 2] and '{"a":}' is {}
+// (a key without its value is dropped); what it refuses is what the chip's refuses: brackets that
+// do not match, something after the value, a bad literal or number, a string left open.
 #include <string.h>
 
 #include "py/objstr.h"
@@ -164,29 +167,46 @@ STATIC mp_obj_t json_loads(mp_obj_t text) {
     size_t len;
     const char *buf = mp_obj_str_get_data(text, &len);
     src_t s = {buf, buf + len};
-    // open containers, innermost last; for a dict, the key waiting for its value is pushed too
+    // open containers, innermost last; a dict is followed by its pending key (or MP_OBJ_NULL)
     mp_obj_t stack = mp_obj_new_list(0, NULL);
     mp_obj_list_t *st = MP_OBJ_TO_PTR(stack);
-    mp_obj_t value = MP_OBJ_NULL;
     for (;;) {
-        skip_ws(&s);
+        while (s.p < s.end && (*s.p == ' ' || *s.p == '\t' || *s.p == '\n' || *s.p == '\r' || *s.p == ','
+                               || *s.p == ':')) {
+            s.p++;
+        }
         if (s.p >= s.end) {
-            bad();
+            bad();  // the text ended inside a container, or held no value
         }
         char c = *s.p;
-        // a value, or the start of a container
-        if (c == '{' || c == '[') {
+        mp_obj_t value;
+        if (c == '{') {
             s.p++;
-            mp_obj_list_append(stack, c == '{' ? mp_obj_new_dict(0) : mp_obj_new_list(0, NULL));
-            skip_ws(&s);
-            if (s.p < s.end && *s.p == (c == '{' ? '}' : ']')) {
-                s.p++;
-                value = st->items[--st->len];
-            } else if (c == '{') {
-                goto expect_key;
-            } else {
-                continue;
+            mp_obj_list_append(stack, mp_obj_new_dict(0));
+            mp_obj_list_append(stack, MP_OBJ_NULL);
+            continue;
+        } else if (c == '[') {
+            s.p++;
+            mp_obj_list_append(stack, mp_obj_new_list(0, NULL));
+            continue;
+        } else if (c == '}' || c == ']') {
+            s.p++;
+            if (st->len == 0) {
+                bad();
             }
+            // a dict's frame is the dict and its key slot (NULL or a str); a list's, the list
+            mp_obj_t top = st->items[st->len - 1];
+            if (c == '}') {
+                mp_obj_t below = st->len >= 2 ? st->items[st->len - 2] : MP_OBJ_NULL;
+                if (below == MP_OBJ_NULL || !mp_obj_is_type(below, &mp_type_dict)
+                    || (top != MP_OBJ_NULL && !mp_obj_is_str(top))) {
+                    bad();
+                }
+                st->len--;  // a key left without its value is dropped
+            } else if (top == MP_OBJ_NULL || !mp_obj_is_type(top, &mp_type_list)) {
+                bad();
+            }
+            value = st->items[--st->len];
         } else if (c == '"') {
             s.p++;
             value = parse_string(&s);
@@ -199,59 +219,28 @@ STATIC mp_obj_t json_loads(mp_obj_t text) {
         } else {
             value = parse_number(&s);
         }
-        // a complete value: put it in its container, then close what ends here
-        for (;;) {
-            if (st->len == 0) {
-                skip_ws(&s);
-                if (s.p != s.end) {
-                    bad();
-                }
-                return value;
+        // a complete value: the result, an element, a key, or a key's value
+        if (st->len == 0) {
+            while (s.p < s.end && (*s.p == ' ' || *s.p == '\t' || *s.p == '\n' || *s.p == '\r')) {
+                s.p++;
             }
-            mp_obj_t top = st->items[st->len - 1];
-            if (mp_obj_is_type(top, &mp_type_list)) {
-                mp_obj_list_append(top, value);
-                skip_ws(&s);
-                if (s.p < s.end && *s.p == ',') {
-                    s.p++;
-                    break;  // the next element
-                }
-                if (s.p < s.end && *s.p == ']') {
-                    s.p++;
-                    value = st->items[--st->len];
-                    continue;
-                }
+            if (s.p != s.end) {
                 bad();
             }
-            // top is the pending key, below it the dict
-            mp_obj_t key = st->items[--st->len];
-            mp_obj_t dict = st->items[st->len - 1];
-            mp_obj_dict_store(dict, key, value);
-            skip_ws(&s);
-            if (s.p < s.end && *s.p == ',') {
-                s.p++;
-                goto expect_key;
+            return value;
+        }
+        mp_obj_t top = st->items[st->len - 1];
+        if (top != MP_OBJ_NULL && mp_obj_is_type(top, &mp_type_list)) {
+            mp_obj_list_append(top, value);
+        } else if (top == MP_OBJ_NULL) {
+            if (!mp_obj_is_str(value)) {
+                bad();  // keys are strings
             }
-            if (s.p < s.end && *s.p == '}') {
-                s.p++;
-                value = st->items[--st->len];
-                continue;
-            }
-            bad();
+            st->items[st->len - 1] = value;  // the key
+        } else {
+            mp_obj_dict_store(st->items[st->len - 2], top, value);
+            st->items[st->len - 1] = MP_OBJ_NULL;
         }
-        continue;
-    expect_key:
-        skip_ws(&s);
-        if (s.p >= s.end || *s.p != '"') {
-            bad();
-        }
-        s.p++;
-        mp_obj_list_append(stack, parse_string(&s));
-        skip_ws(&s);
-        if (s.p >= s.end || *s.p != ':') {
-            bad();
-        }
-        s.p++;
     }
 }
 STATIC MP_DEFINE_CONST_FUN_OBJ_1(json_loads_obj, json_loads);
