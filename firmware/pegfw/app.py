@@ -24,6 +24,7 @@ from pegfw.commands import MORE_COMMANDS, Commands
 # the chip's free heap; CPython (the simulator, tests) has no heap of its own to report
 MEM_FREE = getattr(gc, "mem_free", None)
 LONG_PRESS_MS = 800
+REQUESTS_PER_PASS = 8   # everyday requests answered in one loop pass at most (a rare one ends the pass)
 JOB_SLICE = 8           # positions a long request searches per loop pass (~10 ms on an RP2040)
 JOB_LIMIT = 2400        # ... and in all (~3 s on an RP2040) before it answers that it gave up
 SETTLE_MS = 60          # quiet time after a keypad reset before trusting the picture
@@ -55,6 +56,7 @@ class App(Commands):
         self.show_kind = None
         self.show_modules = ()  # modules loaded for the running show, dropped when it ends
         self.request_id = None
+        self.compiled = False  # the last request loaded code of its own (pegfw.more_commands)
         self.job = None  # type: Any  # (job, request id): a long request run a slice per pass
         self.job_modules = ()
         self.guide = None         # remaining jumps of an uploaded solution being guided
@@ -349,8 +351,13 @@ class App(Commands):
             # stay queued (here or in the USB buffer) until the host reads
             if not self.pending_lines and self.link.has_room():
                 self.pending_lines = self.link.read_lines()
-            while self.pending_lines and self.link.has_room():
+            # and a few a pass: a burst must not hold the loop past the watchdog (on the chip a rare
+            # request compiles its code, ~0.3 s: one of those a pass)
+            budget = REQUESTS_PER_PASS
+            while budget > 0 and self.pending_lines and self.link.has_room():
+                self.compiled = False
                 self._request(self.pending_lines.pop(0), now)
+                budget = 0 if self.compiled else budget - 1
             if self.selftest_until is not None and ticks_diff(now, self.selftest_until) >= 0:
                 self._stop_show(stopped=False)  # the self-test's time is up: selftest_done
             if self.job is not None:
@@ -495,6 +502,7 @@ class App(Commands):
         # a rare request: its code (and what it imports) is compiled for the answer and dropped
         # after it, but for the modules of a show it started
         loaded = list(sys.modules) if more else None
+        self.compiled = more
         job_before = self.job
         try:
             if more:
