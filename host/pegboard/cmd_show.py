@@ -118,5 +118,6 @@ def watch(args: argparse.Namespace) -> int:
                     b.request("stop")
             else:
                 print("the board is showing the search; Ctrl-C stops it", flush=True)
-                b.wait_for("never", timeout=1e9)
+                done = b.wait_for("watch_done", timeout=1e9)  # the search ends, or the button stops it
+                print("the solver show ended%s" % (" (stopped)" if done.get("stopped") else ""), flush=True)
     return 0
