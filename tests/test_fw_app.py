@@ -473,6 +473,17 @@ def off_book(hw, app, board, start, solvable=True):
     return mask
 
 
+def press_until(app, hw, ms, kind, passes=200):
+    """Press the button for `ms`, then run the loop until the `kind` show runs (a search first)."""
+    hw.button.set(1)
+    run(app, hw, ms)
+    hw.button.set(0)
+    for _ in range(passes):
+        run(app, hw, 5)
+        if app.show_kind == kind:
+            return
+
+
 def test_hint_and_demo_on_a_board_without_the_table_search_in_slices():
     b6 = Board(6)
     hw, app = big_board(6)
@@ -495,13 +506,7 @@ def test_hint_and_demo_on_a_board_without_the_table_search_in_slices():
     assert Solver(b6).solvable(pos ^ b6.flip[j])
     assert [x for x in replies if x.get("event") == "hint"] and app.show_kind == "hint"
     # a long press: the demonstration starts once its line is found
-    hw.button.set(1)
-    run(app, hw, 900)
-    hw.button.set(0)
-    for _ in range(200):
-        run(app, hw, 5)
-        if app.show_kind == "demo":
-            break
+    press_until(app, hw, 900, "demo")
     assert app.show_kind == "demo" and len(app.show.jumps) == 18 and app.job is None
 
 
@@ -596,13 +601,7 @@ def test_stats_measures_a_searched_hint_from_the_button():
     b6 = Board(6)
     hw, app = big_board(6)
     off_book(hw, app, b6, 1)
-    hw.button.set(1)
-    run(app, hw, 50)
-    hw.button.set(0)
-    for _ in range(200):
-        run(app, hw, 5)
-        if app.show_kind == "hint":
-            break
+    press_until(app, hw, 50, "hint")
     st = ask(app, hw, "stats")
     assert st["last_hint_ms"] >= 5  # release -> lights, over the passes the search took
 
