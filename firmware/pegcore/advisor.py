@@ -17,12 +17,6 @@ class Advisor:
             self._solver = Solver(self.board, memo_limit=16)
         return self._solver
 
-    def forget(self):
-        """Drop the search and its memos (heap the chip wants back); True if there was one."""
-        had = self._solver is not None
-        self._solver = None
-        return had
-
     def hint(self, mask):
         """(jump index or -1, solvable, best_left)."""
         if self.table is not None:

@@ -67,8 +67,9 @@ class SolutionSearch:
     def __init__(self, board, mask, finish=None, alive=None, memo_cap=1024, dead=None, fmask=None):
         """`dead`: a memo of lost positions to share across searches (pegcore.solver keeps one);
         given, it is not capped. `fmask`: the holes the last peg may end in, instead of `finish`."""
-        from pegcore.parity import colour_masks
+        from pegcore.parity import colour_masks, last_peg_holes
 
+        self.last_peg_holes = last_peg_holes  # looked up once, not per position
         self.board = board
         if fmask is None:
             fmask = board.full if finish is None else 1 << (board.check_hole(finish) - 1)
@@ -92,9 +93,7 @@ class SolutionSearch:
         return m and not m & (m - 1) and m & self.fmask
 
     def _possible(self, m):
-        from pegcore.parity import last_peg_holes
-
-        if last_peg_holes(self.colours, m) & self.fmask == 0:
+        if self.last_peg_holes(self.colours, m) & self.fmask == 0:
             return False
         return self.alive is None or self.alive(m)
 

@@ -409,7 +409,6 @@ class App(Commands):
         self.job = (job, rid)
         self.job_modules = modules
         job.asked_at = asked_at
-        job.position = self.tracker.position
         return self.DEFERRED
 
     def _run_job(self):

@@ -25,8 +25,7 @@ class Job:
     jumps = None  # type: Optional[list]
     done = False
     nodes = 0
-    asked_at = 0   # set by App.start_job: when it was asked (ticks) ...
-    position = 0   # ... and for which position
+    asked_at = 0   # set by App.start_job: when it was asked (ticks)
 
     def advance(self, nodes):
         raise NotImplementedError
