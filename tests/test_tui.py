@@ -182,6 +182,8 @@ def test_rows_come_from_the_board(tmp_path):
                 await _until(pilot, lambda: app.info.get("rows") == 6, "info")
                 await _until(pilot, lambda: len(app.query(".hole")) == 21, "21 holes")
                 await _until(pilot, lambda: _label(app, 21) == "○21", "the 6-row state")
+                # layout follows a frame after the mount: wait for it, then the last hole is inside the pane
+                await _until(pilot, lambda: app.query_one("#left").region.width == 38, "the 6-row pane width")
                 assert app.query_one("#hole-21").region.right <= app.query_one("#left").region.right
                 await pilot.press("q")
 

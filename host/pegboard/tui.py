@@ -187,10 +187,10 @@ class BoardApp(App[int]):
         rows = info.get("rows")
         if isinstance(rows, int) and rows != self.rows:
             self.rows = rows
+            self.query_one("#left").styles.width = self._left_width()  # before the holes, so they never overflow
             box = self.query_one("#board", Vertical)
             await box.remove_children()  # the old holes' ids must be gone before the new ones come
             await box.mount(*self._hole_rows())
-            self.query_one("#left").styles.width = self._left_width()
 
     def _event(self, e: dict[str, Any]) -> None:
         name = e.get("event")
