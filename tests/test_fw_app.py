@@ -25,7 +25,7 @@ def ask(app, hw, cmd, passes=400, **args):
     req = {"id": 7, "cmd": cmd}
     req.update(args)
     replies = [r for r in send(app, hw, json.dumps(req)) if "event" not in r]
-    while not replies and app.job is not None and passes > 0:
+    while not replies and app.jobs.job is not None and passes > 0:
         run(app, hw, 10)
         passes -= 10
         replies = [json.loads(x) for x in hw.serial.lines()]
@@ -175,24 +175,25 @@ def test_demo_guide_and_move_list_validation():
     ev = [json.loads(x) for x in hw.serial.lines()]
     assert [e["step"] for e in ev if e.get("event") == "guide_step"] == [1]
     # a different legal move ends guidance
-    other = [m for m in ([3, 6, 10], [12, 8, 5], [13, 9, 6], [11, 7, 4], [15, 10, 6], [13, 8, 4]) if m != sol[1]]
     from pegcore.rules import legal_jumps
 
     legal = [B.move_of(j) for j in legal_jumps(B, mask) if B.move_of(j) != sol[1]]
     play_jump(hw, app, mask, legal[0])
     ev = [json.loads(x) for x in hw.serial.lines()]
     assert [e["reason"] for e in ev if e.get("event") == "guide_off"] == ["different_move"]
-    assert other  # silence unused
+    assert ask(app, hw, "state")["mode"] == "play" and ask(app, hw, "demo")["ok"]  # no longer busy
 
 
 def test_solve_with_finish_and_not_solvable():
     hw, app = make_app()
     new_game(app, hw, 5)
+    as_on_the_chip()
     assert ask(app, hw, "solve", finish=1)["error"] == "not_solvable"
     moves = ask(app, hw, "solve", finish=13)["moves"]
     assert len(moves) == 13 and moves[-1][2] == 13
     assert ask(app, hw, "solve", finish=0)["error"] == "bad_args"
-    assert app.job is None and "pegfw.solve_job" not in __import__("sys").modules  # nothing left behind
+    loaded = [m for m in ("pegfw.jobs", "pegcore.finishfile", "pegfw.more_commands") if m in __import__("sys").modules]
+    assert app.jobs.job is None and not loaded  # nothing left behind
 
 
 def test_solve_with_every_finish_hole_walks_the_finish_table():
@@ -225,7 +226,7 @@ def test_solve_on_a_board_without_tables_searches_in_slices():
     hw.serial.lines()
     hw.serial.rx += b'{"id": 3, "cmd": "solve", "finish": 1}\n'
     run(app, hw, 3)
-    assert app.job is not None  # still searching: the loop went on
+    assert app.jobs.job is not None  # still searching: the loop went on
     replies = []
     for _ in range(400):
         run(app, hw, 5)
@@ -374,6 +375,16 @@ def test_requests_wait_while_replies_cannot_leave():
     assert [i for i in ids if i is not None] == list(range(60))  # every reply, in order, none lost
 
 
+def as_on_the_chip():
+    """Drop the modules that only some requests load, as a fresh chip has them: other tests here
+    loaded them, and a request gives back exactly what it loaded itself (pegfw.ondemand)."""
+    from pegfw.ondemand import unload
+
+    for name in ("pegcore.parity", "pegcore.search", "pegcore.finishfile", "pegcore.book", "pegfw.jobs",
+                 "pegfw.show_watch", "pegfw.show_chase", "pegfw.more_commands"):
+        unload(name)
+
+
 def test_rare_code_leaves_the_heap_when_done():
     # rare requests and finished shows give their modules back (the chip compiles them again
     # when asked): the game keeps the heap
@@ -381,7 +392,7 @@ def test_rare_code_leaves_the_heap_when_done():
 
     hw, app = make_app()
     new_game(app, hw)
-    sys.modules.pop("pegcore.parity", None)  # as on the chip, where only a finish search needs it
+    as_on_the_chip()
     before = {m for m in sys.modules if m.startswith("peg")}
     for cmd, args in (("stats", {}), ("brightness", {"value": 30}), ("solve", {"finish": 13})):
         assert ask(app, hw, cmd, **args)["ok"]
@@ -389,7 +400,7 @@ def test_rare_code_leaves_the_heap_when_done():
     assert ask(app, hw, "selftest", seconds=1)["ok"]
     assert "pegfw.show_chase" in sys.modules  # the running show keeps its code
     run(app, hw, 2500)  # the chase runs once along the chain and ends
-    assert app.show is None and "pegfw.show_chase" not in sys.modules
+    assert app.shows.show is None and "pegfw.show_chase" not in sys.modules
     assert ask(app, hw, "watch", speed=5)["ok"]
     assert "pegfw.show_watch" in sys.modules
     assert ask(app, hw, "stop")["stopped"] == "watch"
@@ -435,7 +446,7 @@ def test_frames_hold_only_small_ints_for_a_32_bit_chip():
 def test_a_request_the_heap_cannot_hold_gets_an_answer(monkeypatch):
     import pegfw.more_commands as more
 
-    def short_of_memory(app, req, now):
+    def short_of_memory(app, rid, req, now):
         raise MemoryError
 
     monkeypatch.setattr(more, "cmd_stats", short_of_memory)
@@ -480,7 +491,7 @@ def press_until(app, hw, ms, kind, passes=200):
     hw.button.set(0)
     for _ in range(passes):
         run(app, hw, 5)
-        if app.show_kind == kind:
+        if app.shows.kind == kind:
             return
 
 
@@ -491,7 +502,7 @@ def test_hint_and_demo_on_a_board_without_the_table_search_in_slices():
     pos = off_book(hw, app, b6, 1)
     hw.serial.rx += b'{"id": 1, "cmd": "hint"}\n'
     run(app, hw, 5)
-    assert app.job is not None and app.job[0].nodes <= 8  # one slice in that pass, no more
+    assert app.jobs.job is not None and app.jobs.job.nodes <= 8  # one slice in that pass, no more
     r = ask(app, hw, "state")  # the loop answers other requests meanwhile
     assert r["mode"] == "play"
     replies = []
@@ -504,23 +515,24 @@ def test_hint_and_demo_on_a_board_without_the_table_search_in_slices():
     assert h["solvable"] is True and h["best_left"] == 1
     j = b6.find_jump(*h["move"])
     assert Solver(b6).solvable(pos ^ b6.flip[j])
-    assert [x for x in replies if x.get("event") == "hint"] and app.show_kind == "hint"
+    assert [x for x in replies if x.get("event") == "hint"] and app.shows.kind == "hint"
     # a long press: the demonstration starts once its line is found
     press_until(app, hw, 900, "demo")
-    assert app.show_kind == "demo" and len(app.show.jumps) == 18 and app.job is None
+    assert app.shows.kind == "demo" and len(app.shows.show.jumps) == 18 and app.jobs.job is None
 
 
 def test_a_search_that_cannot_finish_says_so_and_leaves_nothing():
     import sys
 
-    from pegfw.app import JOB_LIMIT
+    from pegfw.job_runner import JOB_LIMIT
 
     b7 = Board(7)
     hw, app = big_board(7)
     off_book(hw, app, b7, 2)
+    as_on_the_chip()
     r = ask(app, hw, "hint", passes=4000)
     assert r["error"] == "search_limit" and "after %d positions" % JOB_LIMIT in r["message"]
-    assert app.job is None and "pegcore.search" not in sys.modules and "pegfw.jobs" not in sys.modules
+    assert app.jobs.job is None and "pegcore.search" not in sys.modules and "pegfw.jobs" not in sys.modules
     # the button asks the same: the answer is an error event, and the board goes on
     hw.button.set(1)
     run(app, hw, 50)
@@ -529,10 +541,10 @@ def test_a_search_that_cannot_finish_says_so_and_leaves_nothing():
     for _ in range(400):
         run(app, hw, 5)
         events += [json.loads(x) for x in hw.serial.lines()]
-        if app.job is None and any(e.get("event") == "error" for e in events):
+        if app.jobs.job is None and any(e.get("event") == "error" for e in events):
             break
     err = [e for e in events if e.get("event") == "error"]
-    assert err and err[0]["code"] == "search_limit" and app.job is None
+    assert err and err[0]["code"] == "search_limit" and app.jobs.job is None
     assert ask(app, hw, "state")["mode"] == "play"
 
 
@@ -542,7 +554,7 @@ def test_a_move_while_the_board_searches_cancels_the_stale_answer():
     mask = off_book(hw, app, b6, 14)
     hw.serial.rx += b'{"id": 5, "cmd": "hint"}\n'
     run(app, hw, 5)
-    assert app.job is not None
+    assert app.jobs.job is not None
     j = legal_jumps(b6, mask)[0]
     for bit in (b6.jump_from[j], b6.jump_to[j], b6.jump_over[j]):  # the player moves before the answer
         mask ^= 1 << bit
@@ -554,7 +566,7 @@ def test_a_move_while_the_board_searches_cancels_the_stale_answer():
         replies += [json.loads(x) for x in hw.serial.lines()]
     mine = [r for r in replies if r.get("id") == 5]
     assert len(mine) == 1 and mine[0]["error"] == "position_changed"
-    assert app.job is None and app.show_kind != "hint"
+    assert app.jobs.job is None and app.shows.kind != "hint"
 
 
 def test_a_damaged_finish_table_answers_once_and_the_loop_goes_on(tmp_path):
@@ -576,7 +588,7 @@ def test_a_damaged_finish_table_answers_once_and_the_loop_goes_on(tmp_path):
     new_game(app, hw, 1)
     fed = hw.fed
     r = ask(app, hw, "solve", finish=13)
-    assert r["error"] == "no_table" and app.job is None
+    assert r["error"] == "no_table" and app.jobs.job is None
     assert hw.fed > fed and ask(app, hw, "state")["ok"]  # the watchdog was fed all along
 
 
@@ -593,7 +605,7 @@ def test_running_out_of_memory_as_a_search_starts_leaves_nothing(monkeypatch):
     off_book(hw, app, b6, 1)
     monkeypatch.setattr(search.SolutionSearch, "__init__", no_heap)
     r = ask(app, hw, "hint")
-    assert r["error"] == "no_memory" and app.job is None
+    assert r["error"] == "no_memory" and app.jobs.job is None
     assert "pegfw.jobs" not in sys.modules
 
 
@@ -618,7 +630,7 @@ def test_on_28_holes_the_opening_book_answers_hints_and_demos_without_searching(
     hw.serial.lines()
     for k in range(3):  # along the book's line: every hint answers at once, no job
         r = ask(app, hw, "hint")
-        assert r["move"] == b7.move_of(line[k]) and r["solvable"] and app.job is None
+        assert r["move"] == b7.move_of(line[k]) and r["solvable"] and app.jobs.job is None
         f, o, t = (1 << (h - 1) for h in r["move"])
         for step in (~f, t, ~o):
             mask = mask & step if step < 0 else mask | step
@@ -628,4 +640,4 @@ def test_on_28_holes_the_opening_book_answers_hints_and_demos_without_searching(
     r = ask(app, hw, "solve")
     assert r["moves"] == [b7.move_of(j) for j in line[3:]]
     r = ask(app, hw, "demo")
-    assert r["moves"] == [b7.move_of(j) for j in line[3:]] and app.show_kind == "demo"
+    assert r["moves"] == [b7.move_of(j) for j in line[3:]] and app.shows.kind == "demo"

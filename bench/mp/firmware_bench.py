@@ -141,7 +141,7 @@ free_at_base = gc.mem_free()  # the heap the firmware has (the GC's own tables a
 t_boot = ticks_us()
 # as pegfw.startup.start does it (the real devices built and held; the game driven through hw):
 # settings, devices, the hint table, then the App's code
-from pegfw import unload
+from pegfw.ondemand import unload
 from pegfw.startup import load_table
 
 cfg = settings()

@@ -1,12 +1,15 @@
-"""The protocol's rarer requests (pegfw.commands.MORE_COMMANDS: info, solve, demo, guide, watch,
-brightness, theme, stats, selftest): the App compiles this module when one arrives and drops it
-after the reply, so the game keeps the heap.
-Each takes the App, the request and the time, as the methods of pegfw.commands do."""
+"""The protocol's rarer requests (pegfw.commands.COMMANDS says which): compiled when one arrives
+and dropped after the reply (pegfw.ondemand), so the game keeps the heap. Each handler takes
+(app, rid, req, now), as those of pegfw.commands do."""
 
 from pegcore.moves import MoveError, validate_moves
 from pegcore.rules import holes_of, popcount
 from pegfw import VERSION
 from pegfw.protocol import ProtocolError
+
+TYPE_CHECKING = False  # mypy takes it as True; no typing module needed on the chip
+if TYPE_CHECKING:
+    from pegfw.app import App  # noqa: F401 (type comments)
 
 PROTOCOL = 1
 CAPABILITIES = ("hint", "solve", "demo", "guide", "watch", "selftest", "stats", "theme", "brightness", "reset")
@@ -27,7 +30,8 @@ def _finish_arg(app, req):
     return f
 
 
-def cmd_solve(app, req, now):
+def cmd_solve(app, rid, req, now):
+    # type: (App, object, dict, int) -> dict
     finish = _finish_arg(app, req)
     pos = app.tracker.position
     if finish is None and app.table is not None:  # a walk through the hint table: instant
@@ -35,10 +39,7 @@ def cmd_solve(app, req, now):
         if popcount(pos) != 1 and not (jumps and popcount(_after(app.board, pos, jumps)) == 1):
             raise ProtocolError("not_solvable", "no solution from this position")
         return {"moves": [app.board.move_of(j) for j in jumps]}
-    app.not_thinking()
-    from pegfw import jobs  # the main loop runs it a slice at a time and answers when done
-
-    return jobs.solve(app, app.request_id, finish, now)
+    return app.jobs.call("solve", app, rid, finish, now)  # a slice per pass; it answers when done
 
 
 def _moves_arg(app, req, required, start=None):
@@ -59,7 +60,8 @@ def _moves_arg(app, req, required, start=None):
     return jumps
 
 
-def cmd_demo(app, req, now):
+def cmd_demo(app, rid, req, now):
+    # type: (App, object, dict, int) -> dict
     empty = req.get("empty")
     start = None
     if empty is not None:
@@ -68,41 +70,41 @@ def cmd_demo(app, req, now):
         start = app.board.full & ~(1 << (empty - 1))
     jumps = _moves_arg(app, req, False, start)
     _not_busy(app)
-    return app.start_demo(jumps, now, start, app.request_id)
+    return app.start_demo(jumps, now, start, rid)
 
 
-def cmd_guide(app, req, now):
+def cmd_guide(app, rid, req, now):
+    # type: (App, object, dict, int) -> dict
     jumps = _moves_arg(app, req, True)
     _not_busy(app)
     if not jumps:
         raise ProtocolError("bad_args", "moves must not be empty")
-    app.guide = jumps
-    app.guide_step = 0
-    app.last_frame = None
+    app.guide.start(jumps)
     return {"steps": len(jumps)}
 
 
-def cmd_brightness(app, req, now):
+def cmd_brightness(app, rid, req, now):
+    # type: (App, object, dict, int) -> dict
     v = req.get("value")
     if v is not None:
         if isinstance(v, bool) or not isinstance(v, int) or v < 1 or v > 100:
             raise ProtocolError("bad_args", "value must be a percentage 1..100")
         app.limiter.set_brightness(v)
-        app.last_frame = None
     return {"value": app.limiter.brightness}
 
 
-def cmd_theme(app, req, now):
+def cmd_theme(app, rid, req, now):
+    # type: (App, object, dict, int) -> dict
     v = req.get("name")
     if v is not None:
         if v not in ("plain", "wooden"):
             raise ProtocolError("bad_args", "name must be plain or wooden")
         app.theme = v
-        app.last_frame = None
     return {"name": app.theme}
 
 
-def cmd_stats(app, req, now):
+def cmd_stats(app, rid, req, now):
+    # type: (App, object, dict, int) -> dict
     """The games played, and the board's own figures since start-up (measured on the device, so a
     real board checks the estimates published from the simulator)."""
     import gc
@@ -117,24 +119,23 @@ def cmd_stats(app, req, now):
             "errors": app.errors}
 
 
-def cmd_selftest(app, req, now):
+def cmd_selftest(app, rid, req, now):
+    # type: (App, object, dict, int) -> dict
     secs = req.get("seconds")
     if secs is None:  # null is the same as absent, for every argument
         secs = 10
     if isinstance(secs, bool) or not isinstance(secs, int) or secs < 1 or secs > 300:
         raise ProtocolError("bad_args", "seconds must be 1..300")
-    app._check_idle()  # not in _not_busy: a selftest is for any pegs, a game or not
-    from pegfw.show_chase import ChaseShow
-
-    app._start_show("selftest", ChaseShow(app.board.holes, now), ("pegfw.show_chase",))
-    app.selftest_until = now + secs * 1000
+    app.check_idle()  # not in _not_busy: a selftest is for any pegs, a game or not
+    app.shows.load("selftest", "pegfw.show_chase", "ChaseShow", (app.board.holes, now), now + secs * 1000)
     return {"seconds": secs, "pegs": holes_of(app.sensed), "pixels": app.board.holes}
 
 
 RESET_DELAY_MS = 200  # the reply's time to reach the host before USB goes away
 
 
-def cmd_reset(app, req, now):
+def cmd_reset(app, rid, req, now):
+    # type: (App, object, dict, int) -> dict
     """A hard reset shortly after the reply (pegboard deploy: the new files, boot.py included,
     take effect; on-demand modules never mix old and new code)."""
     if getattr(app.hw, "reset", None) is None:
@@ -143,7 +144,8 @@ def cmd_reset(app, req, now):
     return {"in_ms": RESET_DELAY_MS}
 
 
-def cmd_info(app, req, now):
+def cmd_info(app, rid, req, now):
+    # type: (App, object, dict, int) -> dict
     return {"firmware": VERSION, "protocol": PROTOCOL, "rows": app.board.rows, "holes": app.board.holes,
             "runtime": app.runtime, "capabilities": CAPABILITIES, "hint_table": app.table is not None,
             "sensors": app.sensors, "current_ma": app.limiter.budget_ma,
@@ -151,19 +153,21 @@ def cmd_info(app, req, now):
 
 
 def _not_busy(app):
-    app.not_thinking()
-    app._check_idle()
+    app.jobs.check_idle()
+    app.check_idle()
     if app.tracker.mode in ("illegal", "setup"):
         raise ProtocolError("busy", "the board is in %s mode: set the pegs right first" % app.tracker.mode)
 
 
-def cmd_watch(app, req, now):
+def cmd_watch(app, rid, req, now):
+    # type: (App, object, dict, int) -> dict
     step = req.get("step")
     if step is not None and step is not True:
         raise ProtocolError("bad_args", "step must be true (or left out)")
-    if app.show_kind == "watch" and step and app.show.speed_ms == 0:
-        app.show.step()
-        return {"step": app.show.count + 1}
+    show = app.shows.show if app.shows.kind == "watch" else None
+    if step and show is not None and show.speed_ms == 0:
+        show.step()
+        return {"step": show.count + 1}
     speed = req.get("speed")
     if speed is None:
         speed = 150
@@ -172,8 +176,5 @@ def cmd_watch(app, req, now):
     if isinstance(speed, bool) or not isinstance(speed, int) or speed < 0 or speed > 10000:
         raise ProtocolError("bad_args", "speed must be 0..10000 ms per step")
     _not_busy(app)
-    from pegfw.show_watch import SolverShow
-
-    app._start_show("watch", SolverShow(app.board, now, app.tracker.position, speed),
-                     ("pegfw.show_watch", "pegcore.search"))
+    app.shows.load("watch", "pegfw.show_watch", "SolverShow", (app.board, now, app.tracker.position, speed))
     return {"speed": speed}
