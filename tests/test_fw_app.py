@@ -25,7 +25,7 @@ def ask(app, hw, cmd, passes=400, **args):
     req = {"id": 7, "cmd": cmd}
     req.update(args)
     replies = [r for r in send(app, hw, json.dumps(req)) if "event" not in r]
-    while not replies and app.jobs.job is not None and passes > 0:
+    while not replies and app.job is not None and passes > 0:
         run(app, hw, 10)
         passes -= 10
         replies = [json.loads(x) for x in hw.serial.lines()]
@@ -192,8 +192,8 @@ def test_solve_with_finish_and_not_solvable():
     moves = ask(app, hw, "solve", finish=13)["moves"]
     assert len(moves) == 13 and moves[-1][2] == 13
     assert ask(app, hw, "solve", finish=0)["error"] == "bad_args"
-    loaded = [m for m in ("pegfw.jobs", "pegcore.finishfile", "pegfw.more_commands") if m in __import__("sys").modules]
-    assert app.jobs.job is None and not loaded  # nothing left behind
+    loaded = [m for m in ("pegfw.jobs", "pegcore.finishfile", "pegfw.cmd_game", "pegfw.cmd_board") if m in __import__("sys").modules]
+    assert app.job is None and not loaded  # nothing left behind
 
 
 def test_solve_with_every_finish_hole_walks_the_finish_table():
@@ -226,7 +226,7 @@ def test_solve_on_a_board_without_tables_searches_in_slices():
     hw.serial.lines()
     hw.serial.rx += b'{"id": 3, "cmd": "solve", "finish": 1}\n'
     run(app, hw, 3)
-    assert app.jobs.job is not None  # still searching: the loop went on
+    assert app.job is not None  # still searching: the loop went on
     replies = []
     for _ in range(400):
         run(app, hw, 5)
@@ -380,8 +380,8 @@ def as_on_the_chip():
     loaded them, and a request gives back exactly what it loaded itself (pegfw.ondemand)."""
     from pegfw.ondemand import unload
 
-    for name in ("pegcore.parity", "pegcore.search", "pegcore.finishfile", "pegcore.book", "pegfw.jobs",
-                 "pegfw.show_watch", "pegfw.show_chase", "pegfw.more_commands"):
+    for name in ("pegcore.parity", "pegcore.search", "pegcore.finishfile", "pegcore.book", "pegfw.jobs", "pegfw.job",
+                 "pegfw.show_watch", "pegfw.show_chase", "pegfw.cmd_game", "pegfw.cmd_board"):
         unload(name)
 
 
@@ -444,7 +444,7 @@ def test_frames_hold_only_small_ints_for_a_32_bit_chip():
 
 
 def test_a_request_the_heap_cannot_hold_gets_an_answer(monkeypatch):
-    import pegfw.more_commands as more
+    import pegfw.cmd_board as more
 
     def short_of_memory(app, rid, req, now):
         raise MemoryError
@@ -502,7 +502,7 @@ def test_hint_and_demo_on_a_board_without_the_table_search_in_slices():
     pos = off_book(hw, app, b6, 1)
     hw.serial.rx += b'{"id": 1, "cmd": "hint"}\n'
     run(app, hw, 5)
-    assert app.jobs.job is not None and app.jobs.job.nodes <= 8  # one slice in that pass, no more
+    assert app.job is not None and app.job.nodes <= 8  # one slice in that pass, no more
     r = ask(app, hw, "state")  # the loop answers other requests meanwhile
     assert r["mode"] == "play"
     replies = []
@@ -518,13 +518,13 @@ def test_hint_and_demo_on_a_board_without_the_table_search_in_slices():
     assert [x for x in replies if x.get("event") == "hint"] and app.shows.kind == "hint"
     # a long press: the demonstration starts once its line is found
     press_until(app, hw, 900, "demo")
-    assert app.shows.kind == "demo" and len(app.shows.show.jumps) == 18 and app.jobs.job is None
+    assert app.shows.kind == "demo" and len(app.shows.show.jumps) == 18 and app.job is None
 
 
 def test_a_search_that_cannot_finish_says_so_and_leaves_nothing():
     import sys
 
-    from pegfw.job_runner import JOB_LIMIT
+    from pegfw.job import JOB_LIMIT
 
     b7 = Board(7)
     hw, app = big_board(7)
@@ -532,7 +532,7 @@ def test_a_search_that_cannot_finish_says_so_and_leaves_nothing():
     as_on_the_chip()
     r = ask(app, hw, "hint", passes=4000)
     assert r["error"] == "search_limit" and "after %d positions" % JOB_LIMIT in r["message"]
-    assert app.jobs.job is None and "pegcore.search" not in sys.modules and "pegfw.jobs" not in sys.modules
+    assert app.job is None and "pegcore.search" not in sys.modules and "pegfw.jobs" not in sys.modules
     # the button asks the same: the answer is an error event, and the board goes on
     hw.button.set(1)
     run(app, hw, 50)
@@ -541,10 +541,10 @@ def test_a_search_that_cannot_finish_says_so_and_leaves_nothing():
     for _ in range(400):
         run(app, hw, 5)
         events += [json.loads(x) for x in hw.serial.lines()]
-        if app.jobs.job is None and any(e.get("event") == "error" for e in events):
+        if app.job is None and any(e.get("event") == "error" for e in events):
             break
     err = [e for e in events if e.get("event") == "error"]
-    assert err and err[0]["code"] == "search_limit" and app.jobs.job is None
+    assert err and err[0]["code"] == "search_limit" and app.job is None
     assert ask(app, hw, "state")["mode"] == "play"
 
 
@@ -554,7 +554,7 @@ def test_a_move_while_the_board_searches_cancels_the_stale_answer():
     mask = off_book(hw, app, b6, 14)
     hw.serial.rx += b'{"id": 5, "cmd": "hint"}\n'
     run(app, hw, 5)
-    assert app.jobs.job is not None
+    assert app.job is not None
     j = legal_jumps(b6, mask)[0]
     for bit in (b6.jump_from[j], b6.jump_to[j], b6.jump_over[j]):  # the player moves before the answer
         mask ^= 1 << bit
@@ -566,7 +566,7 @@ def test_a_move_while_the_board_searches_cancels_the_stale_answer():
         replies += [json.loads(x) for x in hw.serial.lines()]
     mine = [r for r in replies if r.get("id") == 5]
     assert len(mine) == 1 and mine[0]["error"] == "position_changed"
-    assert app.jobs.job is None and app.shows.kind != "hint"
+    assert app.job is None and app.shows.kind != "hint"
 
 
 def test_a_damaged_finish_table_answers_once_and_the_loop_goes_on(tmp_path):
@@ -588,7 +588,7 @@ def test_a_damaged_finish_table_answers_once_and_the_loop_goes_on(tmp_path):
     new_game(app, hw, 1)
     fed = hw.fed
     r = ask(app, hw, "solve", finish=13)
-    assert r["error"] == "no_table" and app.jobs.job is None
+    assert r["error"] == "no_table" and app.job is None
     assert hw.fed > fed and ask(app, hw, "state")["ok"]  # the watchdog was fed all along
 
 
@@ -605,7 +605,7 @@ def test_running_out_of_memory_as_a_search_starts_leaves_nothing(monkeypatch):
     off_book(hw, app, b6, 1)
     monkeypatch.setattr(search.SolutionSearch, "__init__", no_heap)
     r = ask(app, hw, "hint")
-    assert r["error"] == "no_memory" and app.jobs.job is None
+    assert r["error"] == "no_memory" and app.job is None
     assert "pegfw.jobs" not in sys.modules
 
 
@@ -630,7 +630,7 @@ def test_on_28_holes_the_opening_book_answers_hints_and_demos_without_searching(
     hw.serial.lines()
     for k in range(3):  # along the book's line: every hint answers at once, no job
         r = ask(app, hw, "hint")
-        assert r["move"] == b7.move_of(line[k]) and r["solvable"] and app.jobs.job is None
+        assert r["move"] == b7.move_of(line[k]) and r["solvable"] and app.job is None
         f, o, t = (1 << (h - 1) for h in r["move"])
         for step in (~f, t, ~o):
             mask = mask & step if step < 0 else mask | step

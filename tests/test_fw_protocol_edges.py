@@ -39,12 +39,12 @@ def send(app, hw, req, ms=20):
 
 
 def running(app):
-    return app.shows.kind or ("guide" if app.guide.active() else None)
+    return app.shows.kind or ("guide" if app.guide is not None else None)
 
 
 def alive(app, what):
     if what == "guide":
-        return app.guide.active()
+        return app.guide is not None
     return app.shows.kind == {"watch_step": "watch", "nothing": None}.get(what, what)
 
 

@@ -314,8 +314,8 @@ if hw.serial.no_memory or hw.serial.gave_up:
 # the pause when code the game does not keep is compiled on demand (a show starting, a rare
 # request): the slowest of them, each imported fresh and dropped again
 load_us = 0
-for name in ("pegfw.show_over", "pegfw.show_demo", "pegfw.show_chase", "pegfw.more_commands", "pegfw.show_watch",
-             "pegfw.resume"):
+for name in ("pegfw.show_over", "pegfw.show_demo", "pegfw.show_chase", "pegfw.cmd_game", "pegfw.cmd_board",
+             "pegfw.show_watch", "pegfw.resume"):
     loaded = list(sys.modules)
     t = ticks_us()
     __import__(name)

@@ -1,10 +1,12 @@
 """The main loop, and the coordinator of the board's parts: sensors -> game tracker -> events and
-lights; the hint button; requests (pegfw.dispatch); shows (pegfw.show_runner); guided play
-(pegfw.guide); long work (pegfw.job_runner); NVM (pegfw.store); the watchdog. App takes plain
-objects (see devices.Devices) so tests and the simulator drive the very same code.
+lights; the hint button; requests (pegfw.dispatch); shows (pegfw.show_runner); NVM (pegfw.store);
+the watchdog. Parts that exist only while they work are loaded for it (pegfw.ondemand) and are
+None otherwise: guided play (`guide`, pegfw.guide) and long work (`job`, pegfw.job). App takes
+plain objects (see devices.Devices) so tests and the simulator drive the very same code.
 
-Its public surface (what commands and jobs use): hint, show_hint, start_demo, play_demo, stop,
-mode, check_idle, and the parts themselves (tracker, link, shows, guide, jobs, store, limiter)."""
+Its public surface (what commands and jobs use): hint, show_hint, start_demo, play_demo,
+start_guide, call_job, start_job, end_job, stop, mode, check_idle, check_thinking, and the parts
+(tracker, link, shows, guide, job, store, limiter, advisor)."""
 
 import gc
 import sys
@@ -19,9 +21,8 @@ from pegcore.geometry import Board
 from pegcore.rules import holes_of
 from pegfw import colors, ondemand, shows
 from pegfw.clock import ticks_diff
+from pegfw.commands import BUTTON, DEFERRED
 from pegfw.dispatch import Dispatcher
-from pegfw.guide import Guide
-from pegfw.job_runner import BUTTON, JobRunner
 from pegfw.lights import Limiter, base_frame
 from pegfw.protocol import Link, ProtocolError
 from pegfw.show_runner import ShowRunner
@@ -53,9 +54,9 @@ class App:
         self.store = Store(hw.nvm, cfg.rows)
         self.runtime = runtime or sys.implementation.name
         self.shows = ShowRunner(self.link, self.board)
-        self.guide = Guide(self.link, self.board)
-        self.jobs = JobRunner(self)
         self.requests = Dispatcher(self)
+        self.guide = None  # type: Any  # guided play (pegfw.guide.Guide), while it runs
+        self.job = None  # type: Any  # long work (pegfw.job.Job), while it runs
         self.sensed = 0
         self.settle_until = None
         self.press_at = None
@@ -82,25 +83,74 @@ class App:
         """setup, play, illegal, over (the tracker's), or demo (a demo or watch runs), guide."""
         if self.shows.kind in ("demo", "watch"):
             return "demo"
-        if self.guide.active():
+        if self.guide is not None:
             return "guide"
         return self.tracker.mode
 
     def check_idle(self):
         """Requests that start something answer busy while a demo, watch, selftest or guide
         runs (docs/protocol.md); only stop ends those."""
-        if self.shows.hosted() or self.guide.active():
+        if self.shows.hosted() or self.guide is not None:
             raise ProtocolError("busy", "a %s is running: send stop first" % (self.shows.kind or "guide"))
+
+    def check_thinking(self):
+        """Raise busy while a job runs: this heap holds one search at a time."""
+        if self.job is not None:
+            raise ProtocolError("busy", "the board is still thinking about the last request: wait for its answer")
 
     def stop(self):
         """End whatever runs (guide, search, show); what it was, or None."""
-        was = self.shows.kind or ("guide" if self.guide.active() else None)
-        self.guide.off("stopped")
-        if self.jobs.job is not None:
+        was = self.shows.kind or ("guide" if self.guide is not None else None)
+        self.guide_off("stopped")
+        if self.job is not None:
             was = was or "search"
-            self.jobs.cancel("stopped")
+            self.job.cancel(self, "stopped")
         self.shows.stop()
         return was
+
+    # -- parts that exist while they work ------------------------------------------------------
+    def start_guide(self, jumps):
+        ondemand.begin("guide")
+        self.guide = ondemand.load("pegfw.guide").Guide(self.link, self.board, jumps)
+
+    def guide_off(self, reason):
+        """End guided play, saying why (done, different_move, undo, stopped, new_game)."""
+        if self.guide is not None and reason is not None:
+            self.guide = None
+            ondemand.end("guide")
+            self.link.event("guide_off", {"reason": reason})
+
+    def call_job(self, name, *args):
+        """pegfw.jobs.<name>(*args): an answer at once (the opening book), or a job started that
+        answers later (start_job). The code it loads stays while its job runs."""
+        self.check_thinking()
+        ondemand.begin("job")
+        try:
+            return getattr(ondemand.load("pegfw.jobs"), name)(*args)
+        finally:
+            if self.job is None:
+                ondemand.end("job")
+
+    def start_job(self, job, rid, asked_at):
+        """Run `job` a slice per pass; it answers request `rid` (or BUTTON) when it is done."""
+        job.rid, job.asked_at = rid, asked_at
+        self.job = job
+        return DEFERRED
+
+    def cancel_job(self):
+        """The pegs moved: a search's answer for the old position would mislead."""
+        if self.job is not None:
+            self.job.cancel(self, "position")
+
+    def end_job(self):
+        job, self.job = self.job, None
+        if job is not None:
+            try:
+                job.close()
+            except Exception:  # closing a file that failed: nothing more to do
+                pass
+        ondemand.end("job")
+        gc.collect()  # the search's memo and stacks go back at once
 
     # -- sensors -----------------------------------------------------------------------------
     def _rescan(self, now):
@@ -181,23 +231,24 @@ class App:
             if name == "lift" or name == "place":
                 self.link.event(name, {"hole": e[HOLE]})
             elif name == "new_game":
-                self.jobs.cancel("position")
+                self.cancel_job()
                 self.shows.stop()
-                self.guide.off("new_game")
+                self.guide_off("new_game")
                 self.store.new_game(e[EMPTY])
                 self.link.event("new_game", {"empty": e[EMPTY]})
             elif name == "move":
-                self.jobs.cancel("position")
+                self.cancel_job()
                 self.store.move(e[JUMP])
                 self.link.event("move", {"move": b.move_of(e[JUMP]), "pegs_left": e[PEGS_LEFT]})
-                self.guide.moved(e[JUMP])
+                if self.guide is not None:
+                    self.guide_off(self.guide.moved(e[JUMP]))  # None: the guide goes on
                 if self.shows.kind == "hint":
                     self.shows.stop()
             elif name == "undo":
-                self.jobs.cancel("position")
+                self.cancel_job()
                 self.store.undo()
                 self.link.event("undo", {"move": b.move_of(e[JUMP])})
-                self.guide.off("undo")
+                self.guide_off("undo")
             elif name == "illegal":
                 self.link.event("illegal", {"holes": e[HOLES]})
             elif name == "recovered":
@@ -227,7 +278,7 @@ class App:
             elif self.press_at is not None:
                 held = ticks_diff(now, self.press_at)
                 self.press_at = None
-                if not self.press_swallowed and self.jobs.job is None:  # else it still thinks
+                if not self.press_swallowed and self.job is None:  # else it still thinks
                     try:
                         if held >= LONG_PRESS_MS:
                             self.start_demo(None, now)
@@ -244,7 +295,7 @@ class App:
         """The best move, lit, and a hint event; the reply's fields for request `rid`. A lookup on
         the 15-hole board; elsewhere a search run as a job (the answer comes a few passes later)."""
         if self.table is None:
-            return self.jobs.call("hint", self, rid, now)
+            return self.call_job("hint", self, rid, now)
         j, ok, left = self.advisor.hint(self.tracker.position)
         move, ok, left = self.show_hint(j, ok, left, now)
         return {"move": move, "solvable": ok, "best_left": left}
@@ -252,6 +303,7 @@ class App:
     def show_hint(self, j, ok, left, now, asked_at=None):
         """Light the hint (`asked_at`: when the button or the request asked, if before `now`)."""
         self.shows.run("hint", shows.HintShow(self.board, now, j, ok))
+        self.last_frame = None  # sent now even if the same hint is lit: this press has its answer
         self.draw(now)  # lights first: the player is waiting; the host can wait a pass
         self.hint_ms = ticks_diff(self.hw.ticks_ms(), now if asked_at is None else asked_at)
         move = self.board.move_of(j) if j >= 0 else None
@@ -264,7 +316,7 @@ class App:
         pos = self.tracker.position if start is None else start
         if jumps is None:
             if self.table is None:
-                return self.jobs.call("demo", self, rid, pos, now)
+                return self.call_job("demo", self, rid, pos, now)
             jumps = self.advisor.solution(pos)
         self.play_demo(jumps, now, pos)
         return {"moves": [self.board.move_of(j) for j in jumps]}
@@ -280,9 +332,9 @@ class App:
             self.base_key = key
             self.base = base_frame(self.board, t, self.theme)
         base = self.base
-        jump = self.guide.next_jump()
-        if jump is not None and t.mode == "play" and t.sensed == t.position:
-            base = shows.paint_jump(base, self.board, jump, colors.HINT_FROM, colors.HINT_OVER, colors.HINT_TO)
+        if self.guide is not None and t.mode == "play" and t.sensed == t.position:
+            base = shows.paint_jump(base, self.board, self.guide.next_jump(), colors.HINT_FROM, colors.HINT_OVER,
+                                    colors.HINT_TO)
         frame = self.shows.frame(now, base)
         return base if frame is None else frame
 
@@ -306,8 +358,8 @@ class App:
             if ondemand.live("resume"):
                 self._catch_up()
             self.requests.serve(now)
-            if self.jobs.job is not None:
-                self.jobs.run()
+            if self.job is not None:
+                self.job.run(self)
             self.draw(now)
             if MEM_FREE is not None and ticks_diff(now, self.heap_sample_at) >= 0:
                 # free heap means something only after a collection (the heap fills with garbage

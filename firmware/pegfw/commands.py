@@ -1,10 +1,11 @@
 """Every request of the protocol (docs/protocol.md) and the module whose `cmd_<name>` answers it.
-The everyday ones (state, hint, stop) are here, in memory; the rest live in pegfw.more_commands,
-compiled for the request and dropped after it (pegfw.ondemand), so the game keeps the heap.
+The everyday ones (state, hint, stop) are here, in memory; the rare ones live in pegfw.cmd_game
+and pegfw.cmd_board, compiled for the request and dropped after it (pegfw.ondemand), so the game
+keeps the heap.
 
 A handler takes (app, rid, req, now): the App, the request's id, the request (a dict) and the
-time in ticks; it returns the reply's fields, or job_runner.DEFERRED when a job answers later, or
-raises ProtocolError."""
+time in ticks; it returns the reply's fields, or DEFERRED when a job answers later, or raises
+ProtocolError."""
 
 from pegcore.rules import holes_of
 from pegfw.lights import estimate_ma
@@ -13,11 +14,15 @@ TYPE_CHECKING = False  # mypy takes it as True; no typing module needed on the c
 if TYPE_CHECKING:
     from pegfw.app import App  # noqa: F401 (type comments)
 
+DEFERRED = object()  # a handler's answer when a job (pegfw.job) will reply later
+BUTTON = object()    # who asked, when it was the button (a request's id may be None)
+
 EVERYDAY = "pegfw.commands"
-RARE = "pegfw.more_commands"
+GAME = "pegfw.cmd_game"
+BOARD = "pegfw.cmd_board"
 COMMANDS = {"state": EVERYDAY, "hint": EVERYDAY, "stop": EVERYDAY,
-            "info": RARE, "solve": RARE, "demo": RARE, "guide": RARE, "watch": RARE, "brightness": RARE,
-            "theme": RARE, "stats": RARE, "selftest": RARE, "reset": RARE}
+            "solve": GAME, "demo": GAME, "guide": GAME, "watch": GAME,
+            "info": BOARD, "brightness": BOARD, "theme": BOARD, "stats": BOARD, "selftest": BOARD, "reset": BOARD}
 
 
 def cmd_state(app, rid, req, now):

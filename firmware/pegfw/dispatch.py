@@ -5,8 +5,7 @@ pegfw.commands.COMMANDS; a rare command's code is loaded for its request alone (
 import gc
 
 from pegfw import ondemand
-from pegfw.commands import COMMANDS, EVERYDAY
-from pegfw.job_runner import DEFERRED
+from pegfw.commands import COMMANDS, DEFERRED, EVERYDAY
 from pegfw.protocol import ProtocolError, parse_request
 
 REQUESTS_PER_PASS = 8   # everyday requests answered in one loop pass at most (a rare one ends the pass)
@@ -60,18 +59,18 @@ class Dispatcher:
         return rare
 
     def _answer(self, rid, module, cmd, req, now, rare):
-        link, jobs = self.link, self.app.jobs
-        job_before = jobs.job
+        link, app = self.link, self.app
+        job_before = app.job
         if rare:
             ondemand.begin("request")  # the handler's code, and what it imports, leave after the reply
         try:
-            fields = getattr(ondemand.load(module), "cmd_" + cmd)(self.app, rid, req, now)
+            fields = getattr(ondemand.load(module), "cmd_" + cmd)(app, rid, req, now)
         except ProtocolError as e:
             link.error(rid, e.code, e.message, e.extra)
             return
         except MemoryError:
-            if jobs.job is not job_before:
-                jobs.end()  # this request's job never answered: what it allocated goes too
+            if app.job is not job_before:
+                app.end_job()  # this request's job never answered: what it allocated goes too
             gc.collect()
             link.error(rid, "no_memory", "the board is short of memory for this request: try again")
             return

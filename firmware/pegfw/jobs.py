@@ -1,45 +1,17 @@
-"""Long work as jobs the main loop runs a slice per pass (pegfw.job_runner), so the loop keeps
+"""Long work as jobs the main loop runs a slice per pass (pegfw.job), so the loop keeps
 feeding the watchdog and reading the sensors while the board thinks: `solve`, and on boards
 without the hint table (21 and 28 holes) hints and demonstrations too. Loaded for the job
-(JobRunner.call), dropped when it is done.
+(App.call_job), dropped when it is done.
 
 With the 15-hole board's tables there is no search at all: the finish table says where the last
 peg can still end from any position, so the walk takes, at each step, a jump after which the
 finish stays reachable (a few lookups a jump). Other boards search (pegcore.search.SolutionSearch,
-its memo bounded), and give up with `search_limit` past job_runner.JOB_LIMIT positions."""
+its memo bounded), and give up with `search_limit` past pegfw.job.JOB_LIMIT positions."""
 
 from pegcore.rules import popcount
+from pegfw.job import Job
 from pegfw.ondemand import unload
 from pegfw.protocol import ProtocolError
-
-try:
-    from typing import Any, Optional  # noqa: F401 (type comments)
-except ImportError:
-    pass
-
-
-class Job:
-    """What JobRunner.start runs: advance(n) -> finished; nodes; done; jumps (None: no solution)."""
-
-    finish = None  # type: Optional[int]
-    jumps = None  # type: Optional[list]
-    done = False
-    nodes = 0
-    asked_at = 0   # set by JobRunner.start: when it was asked (ticks)
-
-    def advance(self, nodes):
-        raise NotImplementedError
-
-    def close(self):
-        """Give back what it holds (a file); the runner calls it however the job ends."""
-
-    def reply(self, app):
-        """The request's answer (or raises ProtocolError); called once the job has finished."""
-        if self.jumps is None:
-            raise ProtocolError("not_solvable", "no solution from this position%s"
-                                % ("" if self.finish is None else " finishing in %d" % self.finish))
-        return {"moves": [app.board.move_of(j) for j in self.jumps]}
-
 
 class FinishWalk(Job):
     """Jumps from `mask` that end with the last peg in `finish`, one checked child per step."""
@@ -166,8 +138,8 @@ def solve(app, rid, finish, now):
     if line is not None:
         return {"moves": [app.board.move_of(j) for j in line]}
     if app.table is not None:
-        return app.jobs.start(FinishWalk(app.board, app.table, pos, finish), rid, now)
-    return app.jobs.start(Search(app.board, pos, finish), rid, now)
+        return app.start_job(FinishWalk(app.board, app.table, pos, finish), rid, now)
+    return app.start_job(Search(app.board, pos, finish), rid, now)
 
 
 def hint(app, rid, now):
@@ -175,7 +147,7 @@ def hint(app, rid, now):
     if line is not None:
         move, ok, left = app.show_hint(line[0], True, 1, now)
         return {"move": move, "solvable": ok, "best_left": left}
-    return app.jobs.start(HintSearch(app.board, app.tracker.position), rid, now)
+    return app.start_job(HintSearch(app.board, app.tracker.position), rid, now)
 
 
 def demo(app, rid, mask, now):
@@ -183,4 +155,4 @@ def demo(app, rid, mask, now):
     if line is not None:
         app.play_demo(list(line), now, mask)
         return {"moves": [app.board.move_of(j) for j in line]}
-    return app.jobs.start(DemoSearch(app.board, mask), rid, now)
+    return app.start_job(DemoSearch(app.board, mask), rid, now)

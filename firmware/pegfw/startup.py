@@ -9,8 +9,7 @@ TABLE_PATH = "/pegcore/t5_hints.bin"
 # what pegfw.app imports, leaves first
 APP_MODULES = ("pegcore.rules", "pegcore.geometry", "pegcore.advisor", "pegfw.colors", "pegfw.clock",
                "pegfw.ondemand", "pegfw.shows", "pegfw.lights", "pegfw.protocol", "pegfw.store",
-               "pegfw.tracker", "pegfw.commands", "pegfw.job_runner", "pegfw.dispatch", "pegfw.guide",
-               "pegfw.show_runner", "pegfw.app")
+               "pegfw.tracker", "pegfw.commands", "pegfw.dispatch", "pegfw.show_runner", "pegfw.app")
 
 
 def load_table(rows, path=TABLE_PATH):
