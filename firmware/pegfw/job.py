@@ -12,7 +12,7 @@ except ImportError:  # the chip has no typing module
     pass
 
 JOB_SLICE = 8           # positions a job searches per loop pass (the bench holds a pass short on the chip)
-JOB_LIMIT = 2400        # ... and in all, before it answers that it gave up (about 3 s on the chip: bench)
+JOB_LIMIT = 2400        # ... and in all, before it answers that it gave up (its time: docs/architecture.md)
 
 
 class Job:
