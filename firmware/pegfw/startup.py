@@ -39,25 +39,28 @@ def start(early=None):
     `early`, the pixels hardware.first_light() lit (there even when the settings name none)."""
     from pegfw import config, hardware
 
+    # a local: after an import that ran out of memory, MicroPython's core may look globals up in
+    # the failed module's namespace, and the board must still blink its code
+    blink = _blink_forever
     try:
         cfg = hardware.settings()
         hw = hardware.build(cfg, early)
     except config.ConfigError as e:
         for line in e.lines:
             print("pegboard: " + line)
-        _blink_forever(hardware, e.code, None, early)
+        blink(hardware, e.code, None, early)
     except Exception as e:  # the settings passed, yet a device would not start (a pin in use, ...)
         print("pegboard: cannot start the hardware:", repr(e))
-        _blink_forever(hardware, config.BLINK_CRASH, None, early)
+        blink(hardware, config.BLINK_CRASH, None, early)
     del early
     try:
         table = load_table(cfg.rows)
     except ValueError as e:  # a damaged hint table file
         print("pegboard: " + str(e))
-        _blink_forever(hardware, config.BLINK_TABLE, hw)
+        blink(hardware, config.BLINK_TABLE, hw)
     except Exception as e:  # no heap for it, a read error, ...
         print("pegboard: cannot load the hint table:", repr(e))
-        _blink_forever(hardware, config.BLINK_CRASH, hw)
+        blink(hardware, config.BLINK_CRASH, hw)
     try:
         # compiled one module at a time with the watchdog fed in between: importing pegfw.app
         # alone would compile them all in one go, longer than the watchdog waits on a chip
@@ -69,7 +72,7 @@ def start(early=None):
         app = App(hw, cfg, table)
     except Exception as e:
         print("pegboard: cannot start:", repr(e))
-        _blink_forever(hardware, config.BLINK_CRASH, hw)
+        blink(hardware, config.BLINK_CRASH, hw)
     table = "loaded" if app.table else "absent"
     print("pegboard %s ready: %d holes, hint table %s" % (VERSION, app.board.holes, table))
     del config, hardware
