@@ -20,8 +20,12 @@ $(STAMP): pyproject.toml
 run: $(STAMP)
 	$(BIN)/pegboard run
 
+# The suite runs in JOBS processes (pytest-xdist; default: one a core), a test file at a time in
+# each, so a file's simulated board is started once. JOBS=1 runs it in this one process.
+JOBS ?= auto
+
 test: $(STAMP)
-	$(BIN)/python -m pytest -q
+	$(BIN)/python -m pytest -q $(if $(filter 1,$(JOBS)),,-n $(JOBS) --dist loadfile)
 
 soak: $(STAMP)
 	$(BIN)/python -m pytest -q -m soak -o addopts=''

@@ -8,11 +8,12 @@ import time
 
 import pytest
 import serial
+from support import runtimes
 
 from pegboard.sim import Simulator
 
 
-@pytest.fixture(params=["cpython", "micropython", "chip"])
+@pytest.fixture(params=runtimes("chip"))
 def sim(request):
     with Simulator(runtime=request.param) as s:
         yield s
