@@ -46,7 +46,7 @@ def _smallest_heap(lib: str, vm: str) -> tuple[int, int]:
                 return None  # too small: the loop ran out, or a request was refused for memory
             raise
 
-    lo, hi = 64, 256  # lo is too small: the fakes, stand-ins and bench script alone take ~48 KB
+    lo, hi = 64, 256  # lo is too small: the fakes, stand-ins and bench script alone take most of it
     best = run_in(hi)
     if best is None:
         raise RuntimeError("the firmware scenario does not complete in a %d KB heap" % hi)

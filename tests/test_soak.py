@@ -18,7 +18,7 @@ pytestmark = pytest.mark.soak
 B = Board(5)
 
 
-@pytest.mark.timeout(1200)  # ~1 min alone; much longer on a busy machine
+@pytest.mark.timeout(1200)  # long alone; much longer on a busy machine
 def test_protocol_fuzz_100k_lines():
     rnd = random.Random(2026)
     hw, app = make_app()
@@ -216,7 +216,7 @@ def sim_soak(runtime, games, seed, hangs=True):
         return resets
 
 
-@pytest.mark.timeout(1200)  # ~5 min a runtime alone
+@pytest.mark.timeout(1200)  # minutes a runtime, more on a busy machine
 @pytest.mark.parametrize("runtime", ["cpython", "micropython", "chip"])
 def test_sim_soak_cuts_hangs_hovers_bursts(runtime):
     assert sim_soak(runtime, 25, 11) > 10
