@@ -67,6 +67,8 @@ class BenchHW(fakehw.HW):
         super().__init__(nvm=bytearray(4096))
         self.serial = CountingSerial()
         self.shown_at = 0
+        self.pixels = None  # start-up's blink codes have nothing to light here: frames are timed
+
 
     def show(self, frame):
         self.shown_at = ticks_us()
@@ -86,7 +88,8 @@ def main():
     t_boot = ticks_us()
     # the firmware's start-up, as code.py runs it; the hardware it builds is held, and the App gets
     # the fake hardware the bench drives
-    from pegfw import hardware, unload
+    from pegfw import hardware
+    from pegfw.ondemand import unload
 
     real_build = [hardware.build]
 
@@ -96,15 +99,21 @@ def main():
             held.append(make(cfg, early))
         return hw
 
-    hardware.build = build
-    del hardware
-    import pegfw.startup
-
-    def blink_forever(hardware, code, hw, early=None):  # what the chip would blink, an exit status here
+    def blink_clock():  # start-up asks the hardware's clock only to blink a code, forever, on failure
         sys.exit(START_FAILED)
 
-    pegfw.startup._blink_forever = blink_forever
-    app = pegfw.startup.start()
+    hardware.build = build
+    hardware.ticks_ms = blink_clock
+    del hardware
+    from pegfw.startup import start
+
+    try:
+        app = start()
+    except Exception as e:  # start-up's failure path failed in turn (nothing else escapes start())
+        if hasattr(sys, "print_exception"):
+            sys.print_exception(e)
+        sys.exit(START_FAILED)
+    del start
     unload("pegfw.startup")  # as code.py does
     boot_us = ticks_diff(ticks_us(), t_boot)
     gc.collect()
@@ -257,8 +266,8 @@ def main():
     # the pause when code the game does not keep is compiled on demand (a show starting, a rare
     # request): the slowest of them, each imported fresh and dropped again
     load_us = 0
-    for name in ("pegfw.show_over", "pegfw.show_demo", "pegfw.show_chase", "pegfw.more_commands", "pegfw.show_watch",
-                 "pegfw.resume"):
+    for name in ("pegfw.show_over", "pegfw.show_demo", "pegfw.show_chase", "pegfw.cmd_game", "pegfw.cmd_board",
+                 "pegfw.show_watch", "pegfw.resume"):
         loaded = list(sys.modules)
         t = ticks_us()
         __import__(name)

@@ -16,7 +16,7 @@ import os
 import signal
 import sys
 import threading
-from typing import Iterator
+from typing import Any, Iterator
 
 from pegboard import __version__
 
@@ -48,6 +48,11 @@ EXIT_STATUS_UNTIL_STOPPED = ("exit status: 0 quit or stopped by Ctrl-C, 1 no boa
 
 class _Parser(argparse.ArgumentParser):
     json_errors = False  # set by main when --json is on the command line
+    made: list[argparse.ArgumentParser] = []  # every parser built (subcommands' too): each gets the epilog
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        _Parser.made.append(self)
 
     def error(self, message: str) -> None:  # type: ignore[override]
         if self.json_errors:
@@ -64,25 +69,16 @@ def _json_failure(code: str, message: str) -> None:
 
 
 def build_parser() -> argparse.ArgumentParser:
+    _Parser.made = []
     parser = _Parser(prog="pegboard", description="Play, mirror, solve and debug the lit peg solitaire board.")
     parser.add_argument("--version", action="version", version="pegboard " + __version__)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     for name in COMMANDS:
         importlib.import_module("pegboard." + name).register(sub)
-    for p in _all_parsers(sub):
+    for p in _Parser.made[1:]:  # the subcommands' parsers, at any depth
         if not p.epilog:
             p.epilog = EXIT_STATUS
     return parser
-
-
-def _all_parsers(sub: argparse._SubParsersAction) -> list[argparse.ArgumentParser]:
-    out = []
-    for p in sub.choices.values():
-        out.append(p)
-        for action in p._actions:
-            if isinstance(action, argparse._SubParsersAction):
-                out.extend(_all_parsers(action))
-    return out
 
 
 def main(argv: list[str] | None = None) -> int:
