@@ -50,6 +50,7 @@ ABOUT = {
     "boot.ready_ms_est_py": "start-up: `code.py`'s first line → game ready, from `.py`",
     "boot.first_light_ms_est_mpy": "start-up: first line → first light, from `.mpy`",
     "boot.ready_ms_est_mpy": "start-up: first line → game ready, from `.mpy`",
+    "boot.mpy": "start-up from `.mpy`",
     "link.round_trip_median": "protocol round trip over the simulator's pty (median, `state`)",
     "link.round_trip_p99": "the same, 99th percentile",
     "link.round_trip_rare_request": "round trip of a rare request (its code loaded on demand)",
@@ -62,8 +63,8 @@ ABOUT = {
     "mirror.move_to_screen_worst": "the same, worst",
 }
 # extra fields worth a reader's eye, shown in brackets after the value
-EXTRAS = (("rp2040_estimate_ms", "est. RP2040: %s ms"), ("measured_us", "measured %s µs"),
-          ("measured_ms", "measured %s ms"), ("vm_ms", "VM: %s ms"), ("unix_64bit_vm_bytes", "64-bit VM: %s bytes"),
+EXTRAS = (("rp2040_estimate_ms", "est. RP2040: %s ms"), ("measured_us", "VM: %s µs"),
+          ("measured_ms", "VM: %s ms"), ("vm_ms", "VM: %s ms"), ("unix_64bit_vm_bytes", "64-bit VM: %s bytes"),
           ("smallest_heap_kb", "smallest heap %s KB"), ("skipped", "skipped: %s"))
 
 
@@ -83,7 +84,10 @@ def _num(v: Any) -> str:
 
 def row(name: str, fig: dict[str, Any]) -> str:
     value = fig.get("value")
-    measured = "%s %s" % (_num(value), fig.get("unit", "")) if value is not None else "—"
+    unit = str(fig.get("unit", ""))
+    base = unit.replace(" (RP2040 estimate)", "")  # what the budget is in, too
+    shown = base + (" est. RP2040" if base != unit else "")
+    measured = ("%s %s" % (_num(value), shown)).strip() if value is not None else "—"
     extras = [fmt % _num(fig[k]) for k, fmt in EXTRAS if fig.get(k) not in (None, "")]
     if extras:
         measured += " (" + "; ".join(extras) + ")"
@@ -91,7 +95,7 @@ def row(name: str, fig: dict[str, Any]) -> str:
     if budget is None:
         limit = "—"
     else:
-        limit = ("≥ " if fig.get("at_least") else "≤ ") + _num(budget)
+        limit = ("%s%s %s" % ("≥ " if fig.get("at_least") else "≤ ", _num(budget), base)).strip()
     held = "yes" if fig.get("ok", True) else "**no**"
     return "| %s | %s | %s | %s |" % (ABOUT.get(name, name).replace("|", "\\|"), measured.replace("|", "\\|"),
                                       limit, held)
