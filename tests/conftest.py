@@ -57,9 +57,10 @@ def pytest_collection_finish(session):
     gc.freeze()
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture
 def sim():
-    """A simulated board for a test module, filled with hole 4 empty."""
+    """A simulated board for a test, filled with hole 4 empty. One a test, not one a module: a
+    simulated board takes a core while it runs, and a module's other tests need the CPU."""
     from pegboard.sim import Simulator
 
     with Simulator() as s:
