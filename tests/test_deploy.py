@@ -77,7 +77,7 @@ def test_pegboard_sim_runs_a_deployed_drive(capsys, tmp_path):
     d = fresh_drive(tmp_path)
     assert deploy(capsys, "--drive", str(d), "--board", "pico", "--no-restart", "--py")[0] == 0
     p = subprocess.Popen([sys.executable, "-m", "pegboard", "sim", "--firmware", str(d)], stdout=subprocess.PIPE,
-                         text=True)
+                         text=True, env=dict(os.environ, XDG_RUNTIME_DIR=str(tmp_path)))  # announced to this test only
     try:
         line = p.stdout.readline()  # type: ignore[union-attr]
         assert line.startswith("data: "), line
