@@ -20,8 +20,13 @@ $(STAMP): pyproject.toml
 run: $(STAMP)
 	$(BIN)/pegboard run
 
+# The suite runs in JOBS processes (pytest-xdist), a test file at a time in each, so a file's
+# simulated board is started once. More processes than a 2-core machine has cores still help: many
+# tests wait on a simulated board's pace. JOBS=auto: one a core; JOBS=1: this one process.
+JOBS ?= 4
+
 test: $(STAMP)
-	$(BIN)/python -m pytest -q
+	$(BIN)/python -m pytest -q $(if $(filter 1,$(JOBS)),,-n $(JOBS) --dist loadfile)
 
 soak: $(STAMP)
 	$(BIN)/python -m pytest -q -m soak -o addopts=''

@@ -5,6 +5,8 @@ and the longest loop pass on chipvm, MicroPython's core set up as a CircuitPytho
 
 from __future__ import annotations
 
+import json
+import os
 import shutil
 import subprocess
 from pathlib import Path
@@ -19,34 +21,60 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 RUNS = 5  # VM processes: a whole process can land on a slow spell of the machine
+# the settings the scenario's board starts from (a Pico wired as hardware/boards/pico-gpio.toml)
+SETTINGS = {"PEGBOARD_SENSOR_PINS": ",".join("GP%d" % i for i in range(15)), "PEGBOARD_PIXEL_PIN": "GP16",
+            "PEGBOARD_BUTTON_PIN": "GP15"}
+# exit statuses of bench/mp/firmware_bench.py (it says what each means)
+NO_MEMORY = 3
+START_FAILED = 4
 
 
-def _vm_run(lib: str, mode: str, vm: str | None = None, heap_kb: int | None = None) -> dict[str, int]:
+class ScenarioFailed(RuntimeError):
+    """The firmware scenario did not complete: `status` is its process's exit status."""
+
+    def __init__(self, status: int, output: str) -> None:
+        super().__init__("firmware bench failed (exit status %d): %s" % (status, output[-2000:]))
+        self.status = status
+
+
+def run_scenario(lib: str, mode: str, vm: str | None = None, heap_kb: int | None = None) -> dict[str, int]:
+    """The scenario of bench/mp/firmware_bench.py in a MicroPython VM (default: the unix VM):
+    its figures, or ScenarioFailed."""
     # the chip VM gets an RP2040's heap; the 64-bit unix VM (timings only) room for its bigger objects
     heap_kb = heap_kb or (192 if vm else 256)
-    cmd = [vm or _micropython(), "-X", "heapsize=%dK" % heap_kb, "bench/mp/firmware_bench.py", lib, mode]
-    p = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=300)
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PEGBOARD_")}
+    for k, v in SETTINGS.items():  # the chip VM's os.getenv reads values as settings.toml has them
+        env[k] = json.dumps(v) if vm else v
+    cmd = [vm or _micropython(), "-X", "heapsize=%dK" % heap_kb, str(ROOT / "bench/mp/firmware_bench.py"),
+           str(ROOT), lib, mode]
+    p = subprocess.run(cmd, cwd=ROOT / "firmware", env=env, capture_output=True, text=True, timeout=300)
     if p.returncode != 0:
-        raise RuntimeError("firmware bench failed: " + p.stdout + p.stderr)
-    return {k: int(x) for k, x in (line.split() for line in p.stdout.splitlines())}
+        raise ScenarioFailed(p.returncode, p.stdout + p.stderr)
+    figures = {}
+    for line in p.stdout.splitlines():  # "name value" lines; start-up's own console lines aside
+        parts = line.split()
+        if len(parts) == 2 and parts[1].lstrip("-").isdigit():
+            figures[parts[0]] = int(parts[1])
+    return figures
 
 
 def _smallest_heap(lib: str, vm: str) -> tuple[int, int]:
     """(KB, free bytes the firmware had in it) of the smallest heap, in 4 KB steps, that the whole
     scenario completes in on `vm`: what the sampled peak leaves out (compiling modules, the search's
-    memos, fragmentation) is in it. Fails loudly on anything but running out of memory."""
+    memos, fragmentation) is in it. A run too small for the heap says so by its exit status: out of
+    memory, or a failed start-up (the same start-up completed in the largest heap first, so in a
+    smaller one only the heap can have failed it). Fails loudly on any other status."""
     def run_in(kb: int) -> dict[str, int] | None:
         try:
-            return _vm_run(lib, "devices", vm, kb)
+            return run_scenario(lib, "devices", vm, kb)
         except subprocess.TimeoutExpired:
             raise RuntimeError("the firmware scenario hung in a %d KB heap" % kb) from None
-        except RuntimeError as e:
-            refused_for_memory = "for no_memory)" in str(e) and "(0 for no_memory)" not in str(e)
-            if "MemoryError" in str(e) or refused_for_memory:
-                return None  # too small: the loop ran out, or a request was refused for memory
+        except ScenarioFailed as e:
+            if e.status in (NO_MEMORY, START_FAILED):
+                return None  # too small
             raise
 
-    lo, hi = 64, 256  # lo is too small: the fakes, stand-ins and bench script alone take ~48 KB
+    lo, hi = 64, 256  # lo is too small: the fakes, stand-ins and bench script alone take most of it
     best = run_in(hi)
     if best is None:
         raise RuntimeError("the firmware scenario does not complete in a %d KB heap" % hi)
@@ -68,18 +96,18 @@ def run() -> dict[str, Any]:
     own32: dict[str, int] = {}
     why_not32 = None
     try:
-        runs = [_vm_run(lib, "devices") for _ in range(RUNS)]
-        own = _vm_run(lib, "plain")
+        runs = [run_scenario(lib, "devices") for _ in range(RUNS)]
+        own = run_scenario(lib, "plain")
         try:
             built = chipvm.build()
             chip = str(built.path)
             # heap figures do not vary; the longest pass and the solve answer are CPU times: like
             # the unix VM's timings, the least disturbed of several processes
-            chip_runs = [_vm_run(lib, "devices", chip) for _ in range(3)]
+            chip_runs = [run_scenario(lib, "devices", chip) for _ in range(3)]
             heap32 = {k: (max(r[k] for r in chip_runs) if k.startswith("heap") else min(r[k] for r in chip_runs))
                       for k in chip_runs[0]}
             heap32["spread"] = max(r["longest_pass_us"] for r in chip_runs) - heap32["longest_pass_us"]
-            own32 = _vm_run(lib, "plain", chip)
+            own32 = run_scenario(lib, "plain", chip)
             smallest = _smallest_heap(lib, chip)
             chip_bits, chip_note = built.bits, built.note
         except chipvm.Unavailable as e:

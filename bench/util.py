@@ -6,8 +6,8 @@ import statistics
 import time
 from typing import Any, Callable
 
-# CircuitPython 9 on an RP2040 runs simple loops ~220-245x slower than the MicroPython unix port
-# on this PC (docs/chip-runtime.md, "The x230 factor", says where that comes from): we use 230.
+# CircuitPython 9 on an RP2040 against the MicroPython unix port on this PC: docs/chip-runtime.md,
+# "The x230 factor", gives the measurements and their source; we use 230.
 RP2040_FACTOR = 230
 
 
@@ -28,5 +28,7 @@ def figure(value: float, unit: str, budget: float | None = None, lower_is_better
         ok = value <= budget if lower_is_better else value >= budget
     out: dict[str, Any] = {"value": round(value, 6) if isinstance(value, float) else value, "unit": unit,
                            "budget": budget, "ok": ok}
+    if budget is not None and not lower_is_better:
+        out["at_least"] = True  # the budget is a floor
     out.update(extra)
     return out

@@ -1,3 +1,4 @@
+import gc
 import os
 import shutil
 import sys
@@ -47,9 +48,19 @@ def vm(request, micropython, chip_vm) -> str:
 os.environ.setdefault("PYTHONHASHSEED", "0")
 
 
-@pytest.fixture(scope="module")
+def pytest_collection_finish(session):
+    """The firmware collects garbage at every start and after every search, as the chip needs; in
+    a test process that has imported every test module (textual, numpy, hypothesis, ...) each
+    collection would walk all their objects, and the tests that restart the App hundreds of times
+    would spend most of their time there. What exists once the tests are collected is frozen: the
+    collections walk only what the tests make."""
+    gc.freeze()
+
+
+@pytest.fixture
 def sim():
-    """A simulated board for a test module, filled with hole 4 empty."""
+    """A simulated board for a test, filled with hole 4 empty. One a test, not one a module: a
+    simulated board takes a core while it runs, and a module's other tests need the CPU."""
     from pegboard.sim import Simulator
 
     with Simulator() as s:

@@ -1,12 +1,13 @@
 """Plain stand-ins for the objects pegfw.hardware.build hands to the App: deterministic,
-no processes, driven tick by tick by the test."""
-
-from __future__ import annotations
+no processes, driven tick by tick by the test. The bench drives the App through them too, in the
+MicroPython VMs (bench/mp/firmware_bench.py), so this file is written for CPython, MicroPython and
+the chip VM alike (no __future__, pathlib or typing at run time)."""
 
 import sys
-from pathlib import Path
 
-sys.path.append(str(Path(__file__).resolve().parent.parent / "firmware"))  # last: firmware/code.py must not shadow the stdlib's code
+FIRMWARE = (__file__.rsplit("/", 1)[0] if "/" in __file__ else ".") + "/../firmware"
+if FIRMWARE not in sys.path:
+    sys.path.append(FIRMWARE)  # last: firmware/code.py must not shadow the stdlib's code
 
 from pegfw import config  # noqa: E402
 
@@ -78,7 +79,7 @@ class Serial:
 
     def read(self, n: int) -> bytes:
         data = bytes(self.rx[:n])
-        del self.rx[:n]
+        self.rx = self.rx[n:]  # (MicroPython's bytearray has no slice deletion)
         return data
 
     def write(self, data: bytes) -> int:
@@ -109,11 +110,11 @@ class FlashNvm:
         return self.data[i]
 
     def __setitem__(self, i, value) -> None:  # type: ignore[no-untyped-def]
-        if isinstance(i, int):
-            i, value = slice(i, i + 1), bytes([value])
-        start = i.start or 0
-        value = bytes(value)
-        assert i.stop is None or i.stop - start == len(value), "nvm slice assignment must keep the size"
+        if isinstance(i, int):  # (MicroPython cannot make a slice object: the bounds, then)
+            start, stop, value = i, i + 1, bytes([value])
+        else:
+            start, stop, value = i.start or 0, i.stop, bytes(value)
+        assert stop is None or stop - start == len(value), "nvm slice assignment must keep the size"
         if all(b == 0xFF for b in self.data[start:start + len(value)]):
             self.programs += 1
         else:
@@ -127,8 +128,7 @@ class HW:
              "PEGBOARD_BUTTON_PIN": "GP15"}
         s.update(settings or {})
         self.cfg = config.load(lambda k: s.get(k))
-        self.now = 1 << 29 - 1  # start close to the ticks wrap, as the chip does
-        self.now = (1 << 29) - 5000
+        self.now = (1 << 29) - 5000  # close to the ticks wrap, as the chip's clock may be
         self.sensors = Keys(self.cfg.holes)
         self.button = Keys(1, 16)
         self.serial = Serial()
@@ -154,13 +154,12 @@ class HW:
         self.fed += 1
 
 
-def make_app(hw: HW | None = None):
+def make_app(hw: "HW | None" = None):
     from pegfw.app import App
     from pegfw.startup import load_table
 
     hw = hw or HW()
-    root = Path(__file__).resolve().parent.parent / "firmware"
-    app = App(hw, hw.cfg, load_table(hw.cfg.rows, str(root / "pegcore" / "t5_hints.bin")))
+    app = App(hw, hw.cfg, load_table(hw.cfg.rows, FIRMWARE + "/pegcore/t5_hints.bin"))
     return hw, app
 
 

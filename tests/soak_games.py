@@ -2,26 +2,16 @@
 hovers, mid-jump included, and resets at random points, some with the hand going on while the
 firmware is down. Shared by the quick test (test_fw_resume.py) and `make soak` (test_soak.py)."""
 
-import json
 import random
 
 from fakehw import FlashNvm, HW, make_app, run
+from support import ask, output
 from test_fw_resume import game
 
 from pegcore.geometry import Board
 from pegcore.rules import holes_of
 
 B = Board(5)
-
-
-def _events(hw):
-    return [json.loads(x) for x in hw.serial.lines()]
-
-
-def _ask(app, hw, cmd):
-    hw.serial.rx += (json.dumps({"id": 1, "cmd": cmd}) + "\n").encode()
-    run(app, hw, 10)
-    return [r for r in _events(hw) if r.get("id") == 1][0]
 
 
 def soak(games, seed, offline=(0,)):
@@ -46,7 +36,7 @@ def soak(games, seed, offline=(0,)):
             for p in pics[k:cut]:
                 hw.sensors.set(p)
                 run(app, hw, 15)
-                seen += _events(hw)
+                seen += output(hw)
             k = cut
             if cut == len(pics):
                 break
@@ -61,11 +51,11 @@ def soak(games, seed, offline=(0,)):
             run(app, hw, 150)
             out["resets"] += 1
             k += 1
-            seen += _events(hw)
+            seen += output(hw)
         run(app, hw, 50)
         while app.chase is not None and not app.chase.done:
             run(app, hw, 100)
-        seen += _events(hw)
+        seen += output(hw)
         bad = [e for e in seen if e.get("event") in ("illegal", "error")]
         news = [e for e in seen if e.get("event") == "new_game"]
         assert not bad and len(news) == 1 and news[0]["empty"] == empty, (g, seed, bad, news)
@@ -80,7 +70,7 @@ def soak(games, seed, offline=(0,)):
                 heard.pop()
         over = [e for e in seen if e.get("event") == "game_over"]
         assert len(over) == 1 and over[0]["pegs_left"] == 14 - len(made), (g, seed, over)
-        st = _ask(app, hw, "state")
+        st = ask(app, hw, "state")
         if st["mode"] == "setup":  # a reset after the end: a finished game is not taken back
             assert st["pegs"] == holes_of(final), (g, seed)
         else:
@@ -92,6 +82,6 @@ def soak(games, seed, offline=(0,)):
         out["moves"] += len(made)
         out["wins"] += len(made) == 13
         out["games"] += 1
-        stats = _ask(app, hw, "stats")
+        stats = ask(app, hw, "stats")
         assert stats["games"] == out["games"] and stats["wins"] == out["wins"], (g, seed, stats, out)
     return out

@@ -9,8 +9,6 @@ import subprocess
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from conftest import ROOT
-
 from pegboard.sim import chipvm
 from pegboard.sim.simulator import _lib_dir
 
@@ -102,16 +100,19 @@ def test_chipvm_is_32_bit_with_16_byte_blocks_where_gcc_m32_works(chip_vm, tmp_p
     assert 100 * 36 <= used < 100 * 40
 
 
-def test_the_firmware_scenario_runs_on_chipvm(chip_vm):
+def test_the_firmware_scenario_runs_on_chipvm_and_says_when_the_heap_is_too_small(chip_vm):
+    from bench import firmware
+
     lib = _lib_dir()
     try:
-        p = subprocess.run([chip_vm, "-X", "heapsize=192K", "bench/mp/firmware_bench.py", lib, "devices"],
-                           cwd=ROOT, capture_output=True, text=True, timeout=300)
+        # it exits non-zero unless the firmware started and every request was answered
+        figures = firmware.run_scenario(lib, "devices", chip_vm, 192)
+        with pytest.raises(firmware.ScenarioFailed) as small:
+            firmware.run_scenario(lib, "devices", chip_vm, 64)
     finally:
         shutil.rmtree(lib, ignore_errors=True)
-    assert p.returncode == 0, p.stdout + p.stderr  # it exits non-zero unless every request was answered
-    figures = dict(line.split() for line in p.stdout.splitlines())
-    assert 0 < int(figures["heap_boot"]) <= int(figures["heap_peak"])
+    assert 0 < figures["heap_boot"] <= figures["heap_peak"] and figures["free_at_base"] > 64 * 1024
+    assert small.value.status in (firmware.NO_MEMORY, firmware.START_FAILED), small.value
 
 
 def test_files_and_exit_status(chip_vm, tmp_path):
@@ -158,14 +159,14 @@ def test_bench_falls_back_to_the_64_bit_vm_and_says_why(monkeypatch):
 
     def vm_run(lib, mode, vm=None, heap_kb=None):
         heap_kb = heap_kb or 192
-        if heap_kb < 97:  # the loop runs out of memory below 97 KB, a request below 101 KB
-            raise RuntimeError("firmware bench failed: MemoryError: memory allocation failed")
+        if heap_kb < 90:  # this fake's start-up fails below 90 KB, its loop below 97 KB, a request below 101 KB
+            raise firmware.ScenarioFailed(firmware.START_FAILED, "")
         if heap_kb < 101:
-            raise RuntimeError("firmware bench failed: requests failed: 16 ok, 1 refused (1 for no_memory)")
+            raise firmware.ScenarioFailed(firmware.NO_MEMORY, "")
         return dict(fig, heap_peak=40000 if vm else 60000, free_at_base=heap_kb * 1000 - 48000)
 
     monkeypatch.setattr(chipvm, "build", unavailable)
-    monkeypatch.setattr(firmware, "_vm_run", vm_run)
+    monkeypatch.setattr(firmware, "run_scenario", vm_run)
     out = firmware.run()
     peak = out["heap_peak_game_and_demo"]
     assert peak["value"] == 60000 and not peak["ok"]  # the 64-bit figure stands in, and misses
@@ -183,9 +184,10 @@ def test_bench_falls_back_to_the_64_bit_vm_and_says_why(monkeypatch):
 
     def broken(lib, mode, vm=None, heap_kb=None):  # a failure that is not memory must not pass as one
         if (heap_kb or 192) < 200:
-            raise RuntimeError("firmware bench failed: requests failed: 16 ok, 1 refused (0 for no_memory)")
+            raise firmware.ScenarioFailed(1, "requests failed: 16 ok, 1 refused (0 for no_memory)")
         return vm_run(lib, mode, vm, heap_kb)
 
-    monkeypatch.setattr(firmware, "_vm_run", broken)
-    with pytest.raises(RuntimeError, match="0 for no_memory"):
+    monkeypatch.setattr(firmware, "run_scenario", broken)
+    with pytest.raises(firmware.ScenarioFailed, match="0 for no_memory") as failed:
         firmware.run()
+    assert failed.value.status == 1

@@ -176,11 +176,14 @@ def test_monitor_shows_both_directions_of_commands_that_go_through_its_tap(sim, 
     sim.control("wait_idle")
     sim.control("place", hole=5)
     sim.control("wait_idle")
-    time.sleep(0.2)
+    said = []  # what it prints, read as it comes, up to the sensor event of the lift
+    while not said or not (said[-1].startswith("← #") and "lift" in said[-1]):
+        said.append(mon.stdout.readline())
+        assert said[-1], "the monitor ended before it showed the lift"
     mon.send_signal(signal.SIGINT)
     out, err = mon.communicate(timeout=10)
     assert mon.returncode == 0 and "Traceback" not in err
-    lines = out.splitlines()
+    lines = "".join(said).splitlines() + out.splitlines()
     assert any(line.startswith("→ state") for line in lines)
     assert any(line.startswith("← reply") and "empty_start=4" in line for line in lines)
     assert any(line.startswith("← #") and "lift" in line and "hole=5" in line for line in lines)
@@ -199,9 +202,13 @@ def test_mirror_plain_prints_each_move_in_words_and_the_board_after_it():
         for cmd, hole in (("lift", 4), ("place", 1), ("lift", 2)):
             s.control(cmd, hole=hole)
             s.control("wait_idle")
-        time.sleep(0.3)
+        said = []  # what it prints, read as it comes, up to the move list after the move
+        while not said or not said[-1].startswith("moves:"):
+            said.append(p.stdout.readline())
+            assert said[-1], "the mirror ended before it showed the move"
         p.send_signal(signal.SIGINT)
-        out, err = p.communicate(timeout=10)
+        _, err = p.communicate(timeout=10)
+        out = "".join(said)
     assert p.returncode == 0 and "Traceback" not in err
     after = out.split("4 → 1 over 2 (13 pegs left)\n", 1)[1]
     assert after.startswith("    ●\n   ○ ●\n  ○ ● ●\n") and "moves: 4-1" in after

@@ -34,7 +34,7 @@ def test_one_peg_is_its_own_finish(rows):
         assert last_peg_holes(colours, 1 << i) >> i & 1
 
 
-@pytest.mark.parametrize("rows", [4, 5, 6])
+@pytest.mark.parametrize("rows", [4, 5, pytest.param(6, marks=pytest.mark.soak)])  # 6 rows: make soak
 def test_parity_never_refuses_a_finish_the_exhaustive_count_finds(rows):
     # the numpy engine counts every line and knows nothing of colours: an independent check
     b = Board(rows)

@@ -122,7 +122,7 @@ def test_symmetries_form_a_group(t5):
             assert bytes(a[b[i]] for i in range(15)) in as_set
 
 
-@pytest.mark.parametrize("rows", [4, 5, 6])
+@pytest.mark.parametrize("rows", [4, 5, pytest.param(6, marks=pytest.mark.soak)])  # 6 rows: make soak
 def test_counts_invariant_under_symmetry(rows):
     b = Board(rows)
     solver = Solver(b)

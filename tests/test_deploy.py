@@ -7,12 +7,11 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
-import time
 from pathlib import Path
 
 import pytest
 from conftest import ROOT
-from simplay import play_a_solution
+from support import play_a_solution, state_when, until
 
 from pegboard.cli import main
 from pegboard.deploy import chip_modules, drive_info, is_circuitpy
@@ -63,20 +62,10 @@ def test_fresh_drive_plays_and_a_redeploy_keeps_settings_and_restarts(capsys, tm
         code, out, _ = deploy(capsys, "--drive", str(d), "--board", "pico", "--port", sim.data_path, "--py")
         assert code == 0 and "the board is restarting" in out, out
         assert (d / "settings.toml").read_text() == before  # nothing missing: not one byte changed
-        deadline = time.time() + 10
-        while sim.resets < 1 and time.time() < deadline:
-            time.sleep(0.05)
+        until(lambda: sim.resets >= 1, 10, "the board to restart")
         assert sim.resets == 1
         with Client(sim.data_path) as c:
-            deadline = time.time() + 10
-            while True:
-                try:
-                    assert c.request("state")["brightness"] == 70  # the restarted board read them
-                    break
-                except Exception:
-                    if time.time() > deadline:
-                        raise
-                    time.sleep(0.1)
+            assert state_when(c)["brightness"] == 70  # the restarted board read them
 
 
 def test_pegboard_sim_runs_a_deployed_drive(capsys, tmp_path):
@@ -88,7 +77,7 @@ def test_pegboard_sim_runs_a_deployed_drive(capsys, tmp_path):
     d = fresh_drive(tmp_path)
     assert deploy(capsys, "--drive", str(d), "--board", "pico", "--no-restart", "--py")[0] == 0
     p = subprocess.Popen([sys.executable, "-m", "pegboard", "sim", "--firmware", str(d)], stdout=subprocess.PIPE,
-                         text=True)
+                         text=True, env=dict(os.environ, XDG_RUNTIME_DIR=str(tmp_path)))  # announced to this test only
     try:
         line = p.stdout.readline()  # type: ignore[union-attr]
         assert line.startswith("data: "), line

@@ -8,11 +8,12 @@ import time
 
 import pytest
 import serial
+from support import runtimes
 
 from pegboard.sim import Simulator
 
 
-@pytest.fixture(params=["cpython", "micropython", "chip"])
+@pytest.fixture(params=runtimes("chip"))
 def sim(request):
     with Simulator(runtime=request.param) as s:
         yield s
@@ -71,7 +72,7 @@ def test_odd_lines_each_get_one_reply(sim):
 
 
 def test_a_burst_of_rare_requests_does_not_hold_the_loop():
-    # each stats compiles its module on the chip (~0.3 s from .py): many in one pass would keep
+    # each stats compiles its module on the chip (bench: longest_loop_pass_compiling): many in one pass would keep
     # the watchdog unfed for seconds; the chip runtime's chip time would reset the board
     with Simulator(runtime="chip") as sim:
         lines = [b'{"cmd":"stats"}'] * 100

@@ -2,11 +2,10 @@
 game (the first move half made, between moves, mid-jump, a peg in the hand with a stray one, the
 last move made while the firmware hangs): the game comes back with every move, scored once."""
 
-import time
-
 import pytest
+from support import back_after, hand, runtimes, state_when
 
-from pegboard.client import Board, BoardError
+from pegboard.client import Board
 from pegboard.sim import Simulator
 from pegcore.geometry import Board as Geometry, start_mask
 from pegcore.solver import Solver
@@ -14,33 +13,10 @@ from pegcore.solver import Solver
 G = Geometry(5)
 
 
-@pytest.fixture(params=["cpython", "micropython", "chip"])
+@pytest.fixture(params=runtimes("chip"))
 def sim(request):
     with Simulator(runtime=request.param) as s:
         yield s
-
-
-def hand(sim, *steps):
-    for cmd, h in steps:
-        sim.control(cmd, hole=h)
-    sim.control("wait_idle")
-
-
-def back(sim, b, resets):
-    """Wait until the firmware restarted `resets` times and answers again."""
-    deadline = time.monotonic() + 30
-    while sim.control("status")["resets"] < resets:
-        assert time.monotonic() < deadline, "no reset"
-        time.sleep(0.1)
-    while True:
-        try:
-            st = b.request("state", timeout=1)
-            if st["mode"] != "setup":
-                return st
-        except BoardError:
-            pass
-        assert time.monotonic() < deadline, "the board did not come back"
-        time.sleep(0.1)
 
 
 def test_cuts_and_a_hang_at_every_kind_of_point_lose_no_move(sim):
@@ -55,25 +31,25 @@ def test_cuts_and_a_hang_at_every_kind_of_point_lose_no_move(sim):
                 hand(sim, ("lift", f), ("place", t))
                 resets += 1
                 sim.control("power_cycle")
-                back(sim, b, resets)
+                back_after(sim, b, resets)
                 hand(sim, ("lift", o))
             elif k in (1, 5):  # between moves
                 hand(sim, ("lift", f), ("place", t), ("lift", o))
                 resets += 1
                 sim.control("power_cycle")
-                back(sim, b, resets)
+                back_after(sim, b, resets)
             elif k == 3:  # mid-jump, jumped peg pulled first
                 hand(sim, ("lift", o), ("lift", f))
                 resets += 1
                 sim.control("power_cycle")
-                back(sim, b, resets)
+                back_after(sim, b, resets)
                 hand(sim, ("place", t))
             elif k == 7:  # the jumper in the hand and a stray peg lifted elsewhere
                 stray = next(h for h in range(1, 16) if h not in (f, o, t) and h in b.request("state")["pegs"])
                 hand(sim, ("lift", f), ("lift", stray))
                 resets += 1
                 sim.control("power_cycle")
-                back(sim, b, resets)
+                back_after(sim, b, resets)
                 hand(sim, ("place", stray), ("place", t), ("lift", o))
             elif k == len(sol) - 1:  # the winning jump made while the firmware hangs
                 r = sim.control("hang")
@@ -82,7 +58,7 @@ def test_cuts_and_a_hang_at_every_kind_of_point_lose_no_move(sim):
                 for cmd, h in hand_steps:
                     sim.control(cmd, hole=h)
                 resets += 1
-                st = back(sim, b, resets)
+                st = back_after(sim, b, resets)
             else:
                 hand(sim, ("lift", f), ("place", t), ("lift", o))
         st = b.request("state")
@@ -92,15 +68,8 @@ def test_cuts_and_a_hang_at_every_kind_of_point_lose_no_move(sim):
         assert sim.control("status")["watchdog_resets"] == 1
         # once more: a finished game is scored once and not resumed
         sim.control("power_cycle")
-        time.sleep(0.5)
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                assert b.request("stats", timeout=1)["wins"] == 1
-                break
-            except BoardError:
-                assert time.monotonic() < deadline
-        assert b.request("state")["mode"] == "setup"
+        assert state_when(b)["mode"] == "setup"
+        assert b.request("stats")["wins"] == 1
 
 
 def test_the_client_reports_moves_missed_while_unplugged(tmp_path):
@@ -124,7 +93,7 @@ def test_the_client_reports_moves_missed_while_unplugged(tmp_path):
         # and a restart while unplugged: the same game comes back, nothing missed, rebooted
         sim.control("unplug")
         sim.control("power_cycle")
-        time.sleep(0.5)
+        sim.control("wait_idle")  # answered once the restarted firmware runs its loop
         sim.control("replug")
         got = b.poll(1.0)
         resync = [e for e in got if e.get("event") == "resync"]

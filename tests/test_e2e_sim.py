@@ -7,6 +7,7 @@ import time
 
 import pytest
 import serial
+from support import RUNTIMES, jump, runtimes, state_when, until
 
 from pegboard.client import Board, BoardError
 from pegboard.sim import SimError, Simulator
@@ -17,15 +18,7 @@ from pegcore.solver import Solver
 G = Geometry(5)
 
 
-def hand_jump(sim, move, order=(0, 2, 1)):
-    f, o, t = move
-    steps = [("lift", f), ("lift", o), ("place", t)]
-    for k in order:
-        sim.control(steps[k][0], hole=steps[k][1])
-    sim.control("wait_idle")
-
-
-@pytest.fixture(params=["cpython", "micropython", "chip"])
+@pytest.fixture(params=runtimes("chip"))
 def sim(request):
     with Simulator(runtime=request.param) as s:
         yield s
@@ -46,7 +39,7 @@ def test_boot_info_and_a_whole_game_by_hand(sim):
         sol = Solver(G).solution(start_mask(G, 5))
         orders = [(0, 1, 2), (1, 0, 2), (0, 2, 1), (2, 0, 1)]
         for k, j in enumerate(sol):
-            hand_jump(sim, G.move_of(j), orders[k % 4])
+            jump(sim, G.move_of(j), orders[k % 4])
         got = b.poll(0.5)
         moves = [e["move"] for e in got if e.get("event") == "move"]
         assert moves == [G.move_of(j) for j in sol]
@@ -66,10 +59,13 @@ def test_hint_lights_three_colours_and_demo_runs(sim):
         sim.control("wait_idle")
         h = b.request("hint")
         assert h["solvable"] and h["move"] in [G.move_of(j) for j in legal_jumps(G, start_mask(G, 1))]
-        time.sleep(0.15)
-        px = sim.control("pixels")["pixels"]
         f, o, t = h["move"]
-        assert len({tuple(px[f - 1]), tuple(px[o - 1]), tuple(px[t - 1])}) == 3
+
+        def three_colours():
+            px = sim.control("pixels")["pixels"]
+            return len({tuple(px[f - 1]), tuple(px[o - 1]), tuple(px[t - 1])}) == 3
+
+        until(three_colours, 5, "the hint's three colours")
         r = b.request("demo", moves=[[4, 2, 1], [6, 5, 4]])
         assert r["moves"] == [[4, 2, 1], [6, 5, 4]]
         done = b.wait_for("demo_done", timeout=10)
@@ -81,7 +77,8 @@ def test_button_press_gives_a_hint_event(sim):
         sim.control("fill", empty=4)
         sim.control("wait_idle")
         b.poll(0.2)
-        sim.control("press", ms=80)
+        # a short press, well clear of the debounce (3 scans) on a busy machine and of a long press
+        sim.control("press", ms=200)
         e = b.wait_for("hint", timeout=5)
         assert e["solvable"] is True and e["best_left"] == 1
 
@@ -90,21 +87,11 @@ def test_power_cycle_mid_game_resumes(sim):
     with Board(sim.data_path) as b:
         sim.control("fill", empty=1)
         sim.control("wait_idle")
-        hand_jump(sim, [4, 2, 1])
-        hand_jump(sim, [6, 5, 4])
+        jump(sim, [4, 2, 1])
+        jump(sim, [6, 5, 4])
         assert len(b.request("state")["moves"]) == 2
         sim.control("power_cycle")
-        time.sleep(0.3)
-        sim.control("wait_idle")
-        deadline = time.monotonic() + 10
-        while True:
-            try:
-                st = b.request("state", timeout=1)
-                if st["mode"] == "play":
-                    break
-            except BoardError:
-                pass
-            assert time.monotonic() < deadline
+        st = state_when(b, lambda st: st["mode"] == "play", what="the game to resume")
         assert st["empty_start"] == 1 and st["moves"] == [[4, 2, 1], [6, 5, 4]]
         assert b.request("stats")["games"] == 1
 
@@ -117,12 +104,9 @@ def test_hung_loop_is_reset_by_the_watchdog():
             sim.control("wait_idle")
             r = sim.control("hang")
             assert r["watchdog_ms"] > 0
-            deadline = time.monotonic() + 15
-            while sim.control("status")["watchdog_resets"] == 0:
-                assert time.monotonic() < deadline, "the watchdog never fired"
-                time.sleep(0.2)
-            time.sleep(0.5)
-            assert b.request("state", timeout=5)["empty_start"] == 1  # the game survived
+            until(lambda: sim.control("status")["watchdog_resets"], 15, "the watchdog to fire")
+            st = state_when(b, lambda st: st["mode"] != "setup", what="the game to resume")
+            assert st["empty_start"] == 1 and st["mode"] == "play"  # the game survived
 
 
 def test_unplug_and_replug_reconnects(tmp_path):
@@ -208,15 +192,14 @@ def test_watch_runs_and_steps(sim):
         sim.control("fill", empty=1)
         sim.control("wait_idle")
         assert b.request("watch", speed=10)["speed"] == 10
-        time.sleep(0.5)
+        time.sleep(0.5)  # not a wait: half a second on, the search is still being shown
         assert b.request("state")["mode"] == "demo"
         assert b.request("stop")["stopped"] == "watch"
         assert b.request("watch", step=True)["speed"] == 0
         first = sim.control("pixels")["pixels"]
         for _ in range(3):
             b.request("watch", step=True)
-        time.sleep(0.1)
-        assert sim.control("pixels")["pixels"] != first  # each step moved the search on
+        until(lambda: sim.control("pixels")["pixels"] != first, 5, "a step to move the search on")
         errors = [e for e in b.poll(0.2) if e.get("event") == "error"]
         assert not errors, errors
         if sim.runtime == "chip":
@@ -289,6 +272,7 @@ def test_chip_time_resets_a_pass_the_rp2040_watchdog_would_not_survive(tmp_path,
         assert st["longest_pass_ms"] >= stall_ms * 230 * 0.9
 
 
+@pytest.mark.parametrize("sim", RUNTIMES, indirect=True)  # every runtime's own json module
 def test_malformed_json_is_refused_on_every_runtime(sim):
     # CircuitPython's own json.loads takes '{"a" 1}' and '{"a":}' (it skips commas and colons), and
     # the chip VM's is as lenient: the firmware's shape check is what refuses them

@@ -23,6 +23,7 @@ def test_finish_counts_agree(finish):
     assert fast == {e: s.count(start_mask(b, e)) for e in range(1, 16)}
 
 
+@pytest.mark.soak  # a 6-row proof: make test checks the same on 5 rows (and min moves on 6 via the CLI)
 def test_t6_counts_agree_on_a_start_and_follow_symmetry():
     b = Board(6)
     fast = count_all(b, list(range(1, 22)))
@@ -60,6 +61,7 @@ def test_min_moves_agree_with_core(rows, finish):
         assert _moves_of(b, fast[1]) == fast[0]
 
 
+@pytest.mark.soak  # a 6-row proof: make test checks the same on 5 rows (and min moves on 6 via the CLI)
 def test_t6_fewest_moves_is_nine():
     # OEIS A127500: the 21-hole board's shortest solution takes 9 moves (from hole 2, among others)
     from pegboard.fastsolve import min_moves

@@ -5,6 +5,7 @@ import json
 
 import pytest
 from fakehw import FlashNvm, HW, make_app, run
+from support import ask
 
 from pegcore.geometry import Board, start_mask
 from pegcore.rules import holes_of, legal_jumps
@@ -18,20 +19,6 @@ def send(app, hw, line):
     hw.serial.rx += line if isinstance(line, bytes) else line.encode() + b"\n"
     run(app, hw, 10)
     return [json.loads(x) for x in hw.serial.lines()]
-
-
-def ask(app, hw, cmd, passes=400, **args):
-    """One request, its one reply; a long request (solve) answers a few passes later."""
-    req = {"id": 7, "cmd": cmd}
-    req.update(args)
-    replies = [r for r in send(app, hw, json.dumps(req)) if "event" not in r]
-    while not replies and app.job is not None and passes > 0:
-        run(app, hw, 10)
-        passes -= 10
-        replies = [json.loads(x) for x in hw.serial.lines()]
-        replies = [r for r in replies if "event" not in r]
-    assert len(replies) == 1
-    return replies[0]
 
 
 def new_game(app, hw, empty=1):
@@ -174,13 +161,14 @@ def test_demo_guide_and_move_list_validation():
     mask = play_jump(hw, app, start_mask(B, 1), sol[0])
     ev = [json.loads(x) for x in hw.serial.lines()]
     assert [e["step"] for e in ev if e.get("event") == "guide_step"] == [1]
-    # a different legal move ends guidance
-    from pegcore.rules import legal_jumps
-
+    assert ask(app, hw, "state")["mode"] == "guide"
+    # a different legal move ends guidance; the game goes on
     legal = [B.move_of(j) for j in legal_jumps(B, mask) if B.move_of(j) != sol[1]]
+    assert legal, "the position after the first move offers more than the guided move"
     play_jump(hw, app, mask, legal[0])
     ev = [json.loads(x) for x in hw.serial.lines()]
     assert [e["reason"] for e in ev if e.get("event") == "guide_off"] == ["different_move"]
+    assert [e["move"] for e in ev if e.get("event") == "move"] == [legal[0]]
     assert ask(app, hw, "state")["mode"] == "play" and ask(app, hw, "demo")["ok"]  # no longer busy
 
 
@@ -196,25 +184,26 @@ def test_solve_with_finish_and_not_solvable():
     assert app.job is None and not loaded  # nothing left behind
 
 
-def test_solve_with_every_finish_hole_walks_the_finish_table():
-    """Every (start, finish) pair of the 15-hole board: a legal line ending in the finish exactly
-    where the exhaustive count says one exists, else not_solvable; and no pass searches."""
+@pytest.mark.parametrize("empty", [4, pytest.param(1, marks=pytest.mark.soak), pytest.param(2, marks=pytest.mark.soak),
+                                   pytest.param(5, marks=pytest.mark.soak)])  # start 4: the most finishes
+def test_solve_with_every_finish_hole_walks_the_finish_table(empty):
+    """Every finish hole from each start of the 15-hole board (up to symmetry): a legal line ending
+    in the finish exactly where the exhaustive count says one exists, else not_solvable."""
     from test_core_reference import FINISHES as FINISH_COUNTS
 
-    for empty in (1, 2, 4, 5):
-        hw, app = make_app()
-        new_game(app, hw, empty)
-        for finish in range(1, 16):
-            r = ask(app, hw, "solve", finish=finish)
-            if FINISH_COUNTS[empty].get(finish):
-                mask = start_mask(B, empty)
-                for f, o, t in r["moves"]:
-                    j = B.find_jump(f, o, t)
-                    assert j >= 0 and mask & B.need[j] == B.need[j] and not mask & B.land[j]
-                    mask ^= B.flip[j]
-                assert mask == 1 << (finish - 1)
-            else:
-                assert r["error"] == "not_solvable", (empty, finish)
+    hw, app = make_app()
+    new_game(app, hw, empty)
+    for finish in range(1, 16):
+        r = ask(app, hw, "solve", finish=finish)
+        if FINISH_COUNTS[empty].get(finish):
+            mask = start_mask(B, empty)
+            for f, o, t in r["moves"]:
+                j = B.find_jump(f, o, t)
+                assert j >= 0 and mask & B.need[j] == B.need[j] and not mask & B.land[j]
+                mask ^= B.flip[j]
+            assert mask == 1 << (finish - 1)
+        else:
+            assert r["error"] == "not_solvable", (empty, finish)
 
 
 def test_solve_on_a_board_without_tables_searches_in_slices():

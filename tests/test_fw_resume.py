@@ -2,11 +2,11 @@
 and the last move, moves made while the firmware is down): the game comes back with every move,
 and is scored once. The main loop with plain fake hardware and flash-like NVM (fakehw.FlashNvm)."""
 
-import json
 import random
 
 import pytest
 from fakehw import FlashNvm, HW, make_app, run
+from support import ask, output
 
 from pegcore.geometry import Board, start_mask
 from pegcore.rules import holes_of, legal_jumps
@@ -52,16 +52,6 @@ def game(seed, empty=1):
     return pics, made, mask
 
 
-def events(hw):
-    return [json.loads(x) for x in hw.serial.lines()]
-
-
-def ask(app, hw, cmd):
-    hw.serial.rx += (json.dumps({"id": 1, "cmd": cmd}) + "\n").encode()
-    run(app, hw, 10)
-    return [r for r in events(hw) if r.get("id") == 1][0]
-
-
 def boot(nvm, picture):
     hw = HW(nvm=nvm)
     hw.sensors.state = picture
@@ -75,37 +65,42 @@ def show(hw, app, pics):
     for p in pics:
         hw.sensors.set(p)
         run(app, hw, 20)
-        seen += events(hw)
+        seen += output(hw)
     return seen
 
 
-@pytest.mark.parametrize("offline", [0, 1])
-@pytest.mark.parametrize("seed", [1, 2])
+@pytest.mark.parametrize("seed,offline", [
+    (2, "alternate"),  # make test: each cut once, the hand going on for a picture at every other cut
+    pytest.param(1, 0, marks=pytest.mark.soak), pytest.param(1, 1, marks=pytest.mark.soak),
+    pytest.param(2, 0, marks=pytest.mark.soak), pytest.param(2, 1, marks=pytest.mark.soak)])
 def test_a_reset_at_every_picture_of_a_game_loses_no_move(seed, offline):
+    """`offline`: pictures the hand goes on for while the firmware is down (0 or 1, or 0 and 1
+    by turns). Seed 1 plays the solver's solution to a win, seed 2 a random game."""
     pics, made, final = game(seed)
     for cut in range(1, len(pics)):
+        offline_here = cut % 2 if offline == "alternate" else offline
         nvm = FlashNvm()
         hw, app = make_app(HW(nvm=nvm))
         run(app, hw, 200)
         show(hw, app, pics[:cut])
         # the firmware is down; the hand goes on for `offline` pictures
-        back = min(cut - 1 + offline, len(pics) - 1)
+        back = min(cut - 1 + offline_here, len(pics) - 1)
         hw, app = boot(nvm, pics[back])
-        seen = events(hw) + show(hw, app, pics[back + 1:])
+        seen = output(hw) + show(hw, app, pics[back + 1:])
         while app.chase is not None and not app.chase.done:  # the pegs at rest: the search ends
             run(app, hw, 100)
-        seen += events(hw)
+        seen += output(hw)
         assert not [e for e in seen if e.get("event") in ("new_game", "illegal")], (cut, seen)
         st = ask(app, hw, "state")
         assert st["empty_start"] == 1 and st["position"] == holes_of(final), cut
         assert len(st["moves"]) == len(made) and st["mode"] == "over", cut
-        if offline == 0:
+        if offline_here == 0:
             assert st["moves"] == [B.move_of(j) for j in made], cut
         stats = ask(app, hw, "stats")
         assert stats["games"] == 1 and stats["wins"] == (1 if len(made) == 13 else 0), cut
         # and again: a finished game is scored once, never resumed
         hw, app = boot(nvm, final)
-        assert not [e for e in events(hw) if e.get("event") == "resumed"]
+        assert not [e for e in output(hw) if e.get("event") == "resumed"]
         assert ask(app, hw, "stats")["wins"] == stats["wins"]
 
 
@@ -117,7 +112,7 @@ def test_a_cut_mid_first_move_resumes_the_saved_start():
     start = start_mask(B, 6)
     show(hw, app, [start, start & ~(1 << 9), start & ~(1 << 9) | 1 << 5])
     hw, app = boot(nvm, start & ~(1 << 9) | 1 << 5)
-    seen = events(hw) + show(hw, app, [start & ~(1 << 9) & ~(1 << 14) | 1 << 5])
+    seen = output(hw) + show(hw, app, [start & ~(1 << 9) & ~(1 << 14) | 1 << 5])
     assert not [e for e in seen if e.get("event") == "new_game"]
     assert [e["move"] for e in seen if e.get("event") == "move"] == [[15, 10, 6]]
     assert ask(app, hw, "stats")["games"] == 1
@@ -163,7 +158,7 @@ def test_many_moves_made_while_down_are_found_in_slices():
     while app.tracker.mode not in ("play", "over") or len(app.tracker.moves) < 2 + depth:
         run(app, hw, 100)
         assert app.loops - passes < 20000, "the search did not finish"
-    seen = events(hw)
+    seen = output(hw)
     assert [e for e in seen if e.get("event") == "resumed"][0]["moves"] == [B.move_of(j) for j in made[:2]]
     st = ask(app, hw, "state")
     assert st["position"] == holes_of(later) and len(st["moves"]) == 2 + depth

@@ -6,11 +6,11 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-import time
 
 import pytest
 from conftest import ROOT
 from fakehw import make_app, run
+from support import console_line, red_blink
 
 from pegboard.boards import SHIFT_WIRING
 from pegboard.sim import Simulator
@@ -108,32 +108,12 @@ def test_reset_request_resets_after_its_reply_went_out():
     assert hw.resets >= 1
 
 
-def _console(sim, needle, timeout=10.0):
-    deadline = time.time() + timeout
-    while True:
-        st = sim.control("status")
-        if any(needle in line for line in st["console"]) or time.time() > deadline:
-            return st["console"]
-        time.sleep(0.1)
-
-
-def _saw_red(sim, timeout=5.0):
-    deadline = time.time() + timeout
-    while time.time() < deadline:
-        px = sim.control("pixels")["pixels"]
-        if px and any(p[0] > 0 and p[1] == 0 and p[2] == 0 for p in px):
-            return True
-        time.sleep(0.05)
-    return False
-
-
 def test_empty_settings_blink_on_the_default_pixel_pin(tmp_path):
     fw = tmp_path / "empty.toml"
     fw.write_text("")
     with Simulator(settings=fw) as sim:
-        console = _console(sim, "no PEGBOARD_ settings")
-        assert any("no PEGBOARD_ settings" in line for line in console), console
-        assert _saw_red(sim)  # blink code 2 on GP16, where the default board's pixels are
+        console_line(sim, "no PEGBOARD_ settings")
+        red_blink(sim)  # blink code 2 on GP16, where the default board's pixels are
 
 
 def test_duplicate_pin_under_another_name_blinks_in_the_simulator(tmp_path):
@@ -142,9 +122,8 @@ def test_duplicate_pin_under_another_name_blinks_in_the_simulator(tmp_path):
     bad.write_text(text.replace('PEGBOARD_BUTTON_PIN = "SDA"', 'PEGBOARD_BUTTON_PIN = "LED"')
                    .replace("D12,", "D13,"))
     with Simulator(settings=bad, board="adafruit_feather_rp2040") as sim:
-        console = _console(sim, "already used")
-        assert any("pin LED is already used as D13" in line for line in console), console
-        assert _saw_red(sim)
+        console_line(sim, "pin LED is already used as D13")
+        red_blink(sim)
 
 
 # -- the 74HC165 option ------------------------------------------------------------------------
@@ -224,9 +203,9 @@ def test_without_the_neopixel_library_the_crash_code_still_blinks(tmp_path):
     simulator._lib_dir = builtin_only
     try:
         with Simulator(firmware=fw) as sim:
-            console = _console(sim, "cannot start the hardware")
+            console = console_line(sim, "cannot start the hardware")
             assert any("neopixel" in line for line in console), console
-            assert _saw_red(sim)
+            red_blink(sim)
             assert sim.control("status")["running"]
     finally:
         simulator._lib_dir = real

@@ -39,6 +39,23 @@ def hand_pictures(mask, j, order, hover, bounce):
     return pics
 
 
+def play_plan(t, mask, plan):
+    """The jumps `plan` picks ((pick, order, hover, bounce) each), made by hand from `mask` into
+    tracker t; returns (jumps made, the tracker's events, the final mask). The tracker's position
+    follows every jump."""
+    made, seen = [], []
+    for pick, order, hover, bounce in plan:
+        legal = legal_jumps(B, mask)
+        if not legal:
+            break
+        j = legal[pick % len(legal)]
+        seen += feed(t, hand_pictures(mask, j, order, hover, bounce))
+        mask ^= B.flip[j]
+        made.append(j)
+        assert t.position == mask
+    return made, seen, mask
+
+
 games = st.tuples(
     st.integers(1, 15),
     st.lists(st.tuples(st.integers(0, 1000), st.permutations([0, 1, 2]), st.booleans(), st.integers(-1, 2)),
@@ -55,17 +72,7 @@ def test_every_hand_order_makes_exactly_the_intended_moves(game):
     mask = start_mask(B, empty)
     ev = t.sense(mask)
     assert ("new_game", empty) in ev
-    made = []
-    seen = []
-    for pick, order, hover, bounce in plan:
-        legal = legal_jumps(B, mask)
-        if not legal:
-            break
-        j = legal[pick % len(legal)]
-        seen += feed(t, hand_pictures(mask, j, order, hover, bounce))
-        mask ^= B.flip[j]
-        made.append(j)
-        assert t.position == mask
+    made, seen, mask = play_plan(t, mask, plan)
     moves = [e[1] for e in seen if e[0] == "move"]
     assert moves == made
     assert not [e for e in seen if e[0] in ("illegal", "undo", "new_game")]

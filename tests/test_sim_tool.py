@@ -8,9 +8,9 @@ import re
 import signal
 import subprocess
 import sys
-import time
 
 import pytest
+from support import jump, until
 
 from pegboard.sim.hand import Hand
 
@@ -46,7 +46,8 @@ class SimProcess:
 def test_commands_find_a_running_simulator_and_its_path_survives_replug(env, tmp_path):
     sim = SimProcess(env)
     try:
-        files = list((tmp_path / "pegboard").glob("sim-*.json"))
+        # the simulator announces itself in a file just after it prints its ports
+        files = until(lambda: list((tmp_path / "pegboard").glob("sim-*.json")), 10, "the runtime file")
         assert len(files) == 1 and json.loads(files[0].read_text())["data"] == sim.data
         assert os.path.islink(sim.data) and "follows it across unplug/replug" in sim.note
         sim.hand("fill", empty=6)
@@ -92,12 +93,12 @@ def test_a_firmware_that_stops_is_reported_with_its_console(env, tmp_path):
     fw.mkdir()
     (fw / "code.py").write_text("print('starting up')\nraise RuntimeError('the firmware fell over')\n")
     sim = SimProcess(env, "--firmware", str(fw))
-    deadline = time.monotonic() + 10
-    while sim.hand("status")["running"]:
-        assert time.monotonic() < deadline
-        time.sleep(0.1)
-    time.sleep(0.5)
+    said = []  # the report, read as it comes: the simulator looks every 0.2 s
+    while not said or not said[-1].startswith("(power_cycle"):
+        said.append(sim.p.stdout.readline())
+        assert said[-1], "the simulator ended without its report"
     code, out = sim.stop()
+    out = "".join(said) + out
     assert code == 0
     assert "the firmware stopped; its last console lines:" in out
     assert "starting up" in out and "RuntimeError: the firmware fell over" in out
@@ -121,10 +122,7 @@ def test_without_a_terminal_the_demonstration_prints_the_true_position_after_eac
         sim.control("fill", empty=5)
         sim.control("wait_idle")
         for j in jumps[:10]:
-            src, over, dst = g.move_of(j)
-            for cmd, hole in (("lift", src), ("place", dst), ("lift", over)):
-                sim.control(cmd, hole=hole)
-            sim.control("wait_idle")
+            jump(sim, g.move_of(j))
             mask ^= g.flip[j]
         assert _scripted_show(sim, board) == 0
     out = capsys.readouterr().out

@@ -12,13 +12,14 @@ from hypothesis import given, settings
 from pegcore.geometry import Board, start_mask
 from pegcore.rules import legal_jumps
 from pegfw.tracker import Tracker
-from test_fw_tracker import feed, games, hand_pictures
+from support import jump, state_when, until
+from test_fw_tracker import games, play_plan
 
 pytestmark = pytest.mark.soak
 B = Board(5)
 
 
-@pytest.mark.timeout(1200)  # ~1 min alone; much longer on a busy machine
+@pytest.mark.timeout(1200)  # long alone; much longer on a busy machine
 def test_protocol_fuzz_100k_lines():
     rnd = random.Random(2026)
     hw, app = make_app()
@@ -62,22 +63,13 @@ def test_10000_games_of_hypothesis_hands(game):
     t = Tracker(B)
     mask = start_mask(B, empty)
     t.reset(mask)
-    made, seen = [], []
-    for pick, order, hover, bounce in plan:
-        legal = legal_jumps(B, mask)
-        if not legal:
-            break
-        j = legal[pick % len(legal)]
-        seen += feed(t, hand_pictures(mask, j, order, hover, bounce))
-        mask ^= B.flip[j]
-        made.append(j)
+    made, seen, _ = play_plan(t, mask, plan)
     assert [e[1] for e in seen if e[0] == "move"] == made
 
 
 def test_power_cycles_at_random_points_lose_no_game():
-    from pegboard.client import Board as Client, BoardError
+    from pegboard.client import Board as Client
     from pegboard.sim import Simulator
-    import time
 
     rnd = random.Random(7)
     with Simulator() as sim:
@@ -93,23 +85,14 @@ def test_power_cycles_at_random_points_lose_no_game():
                 if not legal:
                     break
                 j = legal[rnd.randrange(len(legal))]
-                f, o, t = B.move_of(j)
-                for cmd, h in (("lift", f), ("place", t), ("lift", o)):
-                    sim.control(cmd, hole=h)
-                sim.control("wait_idle")
+                jump(sim, B.move_of(j))
                 mask ^= B.flip[j]
                 made.append(B.move_of(j))
                 if k == cut:
                     sim.control("power_cycle")
-                    time.sleep(0.3)
-                    sim.control("wait_idle")
-            deadline = time.monotonic() + 10
-            while True:
-                try:
-                    st_ = c.request("state", timeout=1)
-                    break
-                except BoardError:
-                    assert time.monotonic() < deadline
+                    state_when(c)  # the restarted firmware answers
+                    sim.control("wait_idle")  # and has seen the pegs
+            st_ = state_when(c, timeout=10)
             # NVM logs every move: after power loss the board takes back the very moves played
             from pegcore.rules import holes_of
 
@@ -134,9 +117,7 @@ def sim_soak(runtime, games, seed, hangs=True):
     """The simulated board on `runtime`: random games by the virtual hand with stray hovers,
     power cuts and hangs at random steps (mid-jump and with pegs in the hand included), and bursts
     of requests written while the game goes on; each game checked from the board's state."""
-    import time
-
-    from pegboard.client import Board as Client, BoardError
+    from pegboard.client import Board as Client
     from pegboard.sim import Simulator
     from pegcore.rules import holes_of
 
@@ -145,20 +126,10 @@ def sim_soak(runtime, games, seed, hangs=True):
         c = Client(sim.data_path, reconnect=10).open()
         resets = 0
 
-        def back():
-            deadline = time.monotonic() + 40
-            while sim.control("status")["resets"] < resets:
-                assert time.monotonic() < deadline
-                time.sleep(0.1)
-            while True:
-                try:
-                    c.request("state", timeout=1)
-                    sim.control("wait_idle")  # the whole-board read after start-up is adopted
-                    return
-                except BoardError:
-                    pass
-                assert time.monotonic() < deadline, "the board did not come back"
-                time.sleep(0.1)
+        def back():  # (a game may have ended: the board need not be in one)
+            until(lambda: sim.control("status")["resets"] >= resets, 40, "reset %d" % resets, every=0.1)
+            state_when(c, timeout=40)
+            sim.control("wait_idle")  # the whole-board read after start-up is adopted
 
         for g in range(games):
             empty = rnd.randrange(1, 16)
@@ -200,12 +171,7 @@ def sim_soak(runtime, games, seed, hangs=True):
                     c.ser.write(b'{"cmd":"stats"}\n' * 200)
                 mask ^= B.flip[j]
                 made.append(B.move_of(j))
-            deadline = time.monotonic() + 20
-            while True:
-                st = c.request("state", timeout=5)
-                if st["mode"] in ("over", "setup") or time.monotonic() > deadline:
-                    break
-                time.sleep(0.2)
+            st = state_when(c, lambda st: st["mode"] in ("over", "setup"), 20, "the game to end")
             if st["mode"] == "setup":  # a reset after the end: a finished game is not taken back
                 assert st["pegs"] == holes_of(mask), (runtime, g)
             else:
@@ -216,7 +182,7 @@ def sim_soak(runtime, games, seed, hangs=True):
         return resets
 
 
-@pytest.mark.timeout(1200)  # ~5 min a runtime alone
+@pytest.mark.timeout(1200)  # minutes a runtime, more on a busy machine
 @pytest.mark.parametrize("runtime", ["cpython", "micropython", "chip"])
 def test_sim_soak_cuts_hangs_hovers_bursts(runtime):
     assert sim_soak(runtime, 25, 11) > 10

@@ -5,7 +5,7 @@ import io
 
 import pytest
 
-from pegboard.tablegen import build, build_both, reachable
+from pegboard.tablegen import build_both, reachable
 from pegcore.advisor import Advisor
 from pegcore.geometry import Board
 from pegcore.hintfile import load, read
@@ -25,8 +25,14 @@ def table(board):
     return load(board, ROOT_TABLE)
 
 
-def test_shipped_tables_are_current(board):
-    hints, finish = build_both(5)
+@pytest.fixture(scope="module")
+def built():
+    """(hint table, finish table) as `make table` builds them now: built once for the module."""
+    return build_both(5)
+
+
+def test_shipped_tables_are_current(built):
+    hints, finish = built
     with open(ROOT_TABLE, "rb") as f:
         assert f.read() == hints, "run `make table` to regenerate firmware/pegcore/t5_hints.bin"
     with open(ROOT_TABLE.replace("_hints", "_finish"), "rb") as f:
@@ -76,10 +82,10 @@ def test_finish_table_knows_where_the_last_peg_can_end(board, table):
     assert solver.best_left(0b111000011000000) > 1 or sets[0b111000011000000]
 
 
-def test_finish_table_refuses_a_table_it_does_not_belong_to(board, table, tmp_path):
+def test_finish_table_refuses_a_table_it_does_not_belong_to(table, built, tmp_path):
     from pegcore.finishfile import FinishTable
 
-    data = bytearray(build_both(5)[1])
+    data = bytearray(built[1])
     data[7] ^= 1  # k1
     bad = tmp_path / "f.bin"
     bad.write_bytes(bytes(data))
@@ -117,8 +123,8 @@ def test_missing_table_is_none(board, tmp_path):
 
 
 @pytest.mark.parametrize("damage", ["truncate", "magic", "rows", "trailing", "code", "multiplier"])
-def test_damaged_table_is_refused(board, damage):
-    data = bytearray(build(5))
+def test_damaged_table_is_refused(board, built, damage):
+    data = bytearray(built[0])
     if damage == "truncate":
         data = data[:-10]
     elif damage == "magic":
@@ -135,9 +141,9 @@ def test_damaged_table_is_refused(board, damage):
         read(board, io.BytesIO(bytes(data)))
 
 
-def test_table_is_small(board):
+def test_table_is_small(built):
     # one byte a symmetry class (5,728 of them), ~10 % spare slots, a byte of displacement per 3
-    hints, finish = build_both(5)
+    hints, finish = built
     assert len(hints) < 9600 and len(finish) < 6500
 
 

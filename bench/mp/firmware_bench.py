@@ -1,13 +1,17 @@
-# Runs in the MicroPython VM: the real App, driven through plain fake hardware objects, beside
-# the real hardware objects (pegfw.hardware.build over the simulator's fake pins, keypad, ... and
-# the real Adafruit neopixel library), which are built and held so their heap counts as on the
-# chip. argv: the folder with the neopixel library, "devices" or "plain" (without the real hardware
-# objects: the firmware's own heap alone), then folders with stand-ins for the chip's C modules
-# (none now: the chip VM has them in C). Prints figures: free_at_base (heap free before the firmware
-# starts), boot_ms, idle_us (median loop
-# pass), sensor_us and hint_us (the pass that turns a sensor or button event into lights),
+# Runs in the MicroPython VM: the real App, started by the firmware's own start-up
+# (pegfw.startup.start, as code.py runs it) and driven through the tests' fake hardware
+# (tests/fakehw.py), beside the real hardware objects (pegfw.hardware.build over the simulator's
+# fake pins, keypad, ... and the real Adafruit neopixel library), which are built and held so their
+# heap counts as on the chip. argv: the repository's folder, the folder with the neopixel library,
+# "devices" or "plain" (without the real hardware objects: the firmware's own heap alone); the
+# settings come from the environment (bench/firmware.py), the working folder is firmware/.
+# Prints figures: free_at_base (heap free before the firmware starts), boot_ms, idle_us (median
+# loop pass), sensor_us and hint_us (the pass that turns a sensor or button event into lights),
 # load_us (slowest on-demand module), heap after boot and peak live heap during a game, a demo and
 # every kind of request from a laptop.
+# Exit status: 0 done; NO_MEMORY when a MemoryError reached the scenario or a request was refused
+# for memory; START_FAILED when start-up failed (the chip would blink a code: a VM without
+# sys.exc_info, as the chip's, cannot say why); 1 anything else.
 import sys
 import gc
 try:
@@ -17,7 +21,10 @@ except ImportError:  # the chip VM: CircuitPython's time has no ticks; this proc
 
     def ticks_diff(a, b):
         return ((a - b + (1 << 28)) & ((1 << 29) - 1)) - (1 << 28)
-sys.path[:0] = ["firmware", "host/pegboard/sim/device", sys.argv[1]] + sys.argv[3:]
+NO_MEMORY = 3  # bench/firmware.py knows these two
+START_FAILED = 4
+ROOT, LIB, MODE = sys.argv[1], sys.argv[2], sys.argv[3]
+sys.path[:0] = [ROOT + "/firmware", ROOT + "/host/pegboard/sim/device", LIB, ROOT + "/tests"]
 # What the chip has built in (C modules, no heap of ours): here the simulator's fakes of them, and
 # adafruit_pixelbuf (a C module in CircuitPython, a Python library here). No simulator process is
 # listening: the fakes neither read nor send.
@@ -30,66 +37,19 @@ try:
     import watchdog  # noqa: F401
 except ImportError:
     pass
+import fakehw  # noqa: E402
 
 
-class Ev:
-    key_number = 0
-    pressed = False
-    released = True
-    timestamp = 0
-
-
-class Q:
-    def __init__(self):
-        self.items = []
-        self.overflowed = False
-
-    def get_into(self, ev):
-        if not self.items:
-            return False
-        ev.key_number, ev.pressed = self.items.pop(0)
-        ev.released = not ev.pressed
-        return True
-
-    def clear(self):
-        self.items = []
-
-
-class Keys:
-    def __init__(self):
-        self.events = Q()
-        self.state = 0
-
-    def set(self, mask, n):
-        ch = mask ^ self.state
-        for k in range(n):
-            if ch >> k & 1:
-                self.events.items.append((k, bool(mask >> k & 1)))
-        self.state = mask
-
-    def reset(self):
-        for k in range(15):
-            if self.state >> k & 1:
-                self.events.items.append((k, True))
-
-
-class Ser:
-    connected = True
+class CountingSerial(fakehw.Serial):
+    """The host's end of the data port: counts the replies (and the refusals, for memory or a
+    search's limit) and keeps no bytes, so the bench's heap does not grow with them."""
 
     def __init__(self):
-        self.rx = b""
+        super().__init__()
         self.replies = 0
         self.refused = 0
         self.no_memory = 0
         self.gave_up = 0
-
-    @property
-    def in_waiting(self):
-        return len(self.rx)
-
-    def read(self, n):
-        got, self.rx = self.rx[:n], self.rx[n:]
-        return got
 
     def write(self, b):
         b = bytes(b)  # MicroPython 1.19 (the chip VM) has no bytearray.count
@@ -100,238 +60,236 @@ class Ser:
         return len(b)
 
 
-class HW:
-    def __init__(self):
-        self.now = 1000
-        self.sensors = Keys()
-        self.button = Keys()
-        self.serial = Ser()
-        self.nvm = bytearray(4096)
-        self.event = Ev()
-        self.shown = 0
+class BenchHW(fakehw.HW):
+    """The tests' fake hardware, timing when a frame goes out instead of keeping it."""
 
-    def ticks_ms(self):
-        return self.now
+    def __init__(self):
+        super().__init__(nvm=bytearray(4096))
+        self.serial = CountingSerial()
+        self.shown_at = 0
+        self.pixels = None  # start-up's blink codes have nothing to light here: frames are timed
+
 
     def show(self, frame):
-        self.shown += 1
         self.shown_at = ticks_us()
 
-    def feed(self):
-        pass
 
-
-def settings():
-    from pegfw import config
-
-    s = {"PEGBOARD_SENSOR_PINS": ",".join(["GP%d" % i for i in range(15)]), "PEGBOARD_PIXEL_PIN": "GP16",
-         "PEGBOARD_BUTTON_PIN": "GP15"}
-    return config.load(s.get)
-
-
-hw = HW()  # the fake hardware (and its 4 KB NVM, flash on the chip) is not the firmware's heap
-# the bench's own timing lists, made before counting starts and kept to the end, so neither the
-# sampled heap nor the smallest heap the scenario runs in charges them to the firmware
-idle = [0] * 2000
-sens = [0] * 25
-hint = [0] * 25
-gc.collect()
-base = gc.mem_alloc()
-free_at_base = gc.mem_free()  # the heap the firmware has (the GC's own tables already taken off)
-t_boot = ticks_us()
-# as pegfw.startup.start does it (the real devices built and held; the game driven through hw):
-# settings, devices, the hint table, then the App's code
-from pegfw.ondemand import unload
-from pegfw.startup import load_table
-
-cfg = settings()
-devices = None
-if sys.argv[2] == "devices":
-    from pegfw import hardware
-
-    devices = hardware.build(cfg)
-    del hardware
-table = load_table(cfg.rows, "firmware/pegcore/t5_hints.bin")
-from pegfw.app import App  # noqa: E402
-
-app = App(hw, cfg, table)
-del cfg, table, load_table
-for name in ("pegfw.config", "pegfw.hardware", "pegfw.startup"):
-    unload(name)
-boot_us = ticks_diff(ticks_us(), t_boot)
-gc.collect()
-heap_boot = gc.mem_alloc() - base
-peak = [heap_boot]
-
-
-def sample():
+def main():
+    hw = BenchHW()  # the fake hardware (and its NVM, flash on the chip) is not the firmware's heap
+    # the bench's own timing lists, made before counting starts and kept to the end, so neither the
+    # sampled heap nor the smallest heap the scenario runs in charges them to the firmware
+    idle = [0] * 2000
+    sens = [0] * 25
+    hint = [0] * 25
+    held = []  # the real hardware objects, built by start-up and held
     gc.collect()
-    h = gc.mem_alloc() - base
-    if h > peak[0]:
-        peak[0] = h
+    base = gc.mem_alloc()
+    free_at_base = gc.mem_free()  # the heap the firmware has (the GC's own tables already taken off)
+    t_boot = ticks_us()
+    # the firmware's start-up, as code.py runs it; the hardware it builds is held, and the App gets
+    # the fake hardware the bench drives
+    from pegfw import hardware
+    from pegfw.ondemand import unload
 
+    real_build = [hardware.build]
 
-# the longest loop pass of the whole scenario, in µs: of those that compiled code on demand (a rare
-# request's or a show's module, from source), and of all the others
-longest = [0, 0]
-compiled = [False]  # a module not yet loaded was imported (compiled) during this pass
-import builtins  # noqa: E402
+    def build(cfg, early=None):
+        make = real_build.pop()  # no reference to pegfw.hardware stays: start-up unloads it
+        if MODE == "devices":
+            held.append(make(cfg, early))
+        return hw
 
-_import = builtins.__import__
+    def blink_clock():  # start-up asks the hardware's clock only to blink a code, forever, on failure
+        sys.exit(START_FAILED)
 
+    hardware.build = build
+    hardware.ticks_ms = blink_clock
+    del hardware
+    from pegfw.startup import start
 
-def _watching_import(name, globals=None, locals=None, fromlist=(), level=0):
-    if name.startswith("peg"):
-        mod = sys.modules.get(name)
-        if mod is None or any(not hasattr(mod, f) for f in fromlist or ()):  # e.g. from pegfw import x
-            compiled[0] = True
-    return _import(name, globals, locals, fromlist, level)
+    try:
+        app = start()
+    except Exception as e:  # start-up's failure path failed in turn (nothing else escapes start())
+        if hasattr(sys, "print_exception"):
+            sys.print_exception(e)
+        sys.exit(START_FAILED)
+    del start
+    unload("pegfw.startup")  # as code.py does
+    boot_us = ticks_diff(ticks_us(), t_boot)
+    gc.collect()
+    heap_boot = gc.mem_alloc() - base
+    peak = [heap_boot]
 
+    def sample():
+        gc.collect()
+        h = gc.mem_alloc() - base
+        if h > peak[0]:
+            peak[0] = h
 
-builtins.__import__ = _watching_import
+    # the longest loop pass of the whole scenario, in µs: of those that compiled code on demand (a rare
+    # request's or a show's module, from source), and of all the others
+    longest = [0, 0]
+    compiled = [False]  # a module not yet loaded was imported (compiled) during this pass
+    import builtins
 
+    _import = builtins.__import__
 
-def advance(ms):
-    for _ in range(ms // 5):
-        hw.now += 5
-        compiled[0] = False
+    def _watching_import(name, globals=None, locals=None, fromlist=(), level=0):
+        if name.startswith("peg"):
+            mod = sys.modules.get(name)
+            if mod is None or any(not hasattr(mod, f) for f in fromlist or ()):  # e.g. from pegfw import x
+                compiled[0] = True
+        return _import(name, globals, locals, fromlist, level)
+
+    builtins.__import__ = _watching_import
+
+    def advance(ms):
+        for _ in range(ms // 5):
+            hw.advance(5)
+            compiled[0] = False
+            t = ticks_us()
+            app.step()
+            d = ticks_diff(ticks_us(), t)
+            k = 1 if compiled[0] else 0
+            if d > longest[k]:
+                longest[k] = d
+
+    def timed_pass():
+        hw.advance(5)
         t = ticks_us()
         app.step()
-        d = ticks_diff(ticks_us(), t)
-        k = 1 if compiled[0] else 0
-        if d > longest[k]:
-            longest[k] = d
+        return ticks_diff(ticks_us(), t)
 
-
-def timed_pass():
-    hw.now += 5
-    t = ticks_us()
-    app.step()
-    return ticks_diff(ticks_us(), t)
-
-
-full = (1 << 15) - 1
-# before a game: a few pegs by hand and the hint button (the search answers, then lets go)
-hw.sensors.set(0b11111, 15)
-advance(200)
-hw.button.set(1, 1)
-advance(20)
-hw.button.set(0, 1)
-advance(200)
-sample()
-hw.sensors.set(full & ~1, 15)
-advance(200)
-sample()
-# idle passes
-for k in range(2000):
-    idle[k] = timed_pass()
-idle.sort()
-idle_med, idle_p99 = idle[len(idle) // 2], idle[len(idle) * 99 // 100]
-# sensor event -> lights: lift 4 (lights its landing hole)
-for k in range(25):
-    hw.sensors.set(hw.sensors.state ^ (1 << 3), 15)
-    hw.now += 25  # past the frame interval, as a real pass would be
-    t = ticks_us()
-    app.step()
-    sens[k] = ticks_diff(hw.shown_at, t)
-    advance(40)
-    # button release -> hint lights (press first, release is what triggers a short-press hint)
-    hw.button.set(1, 1)
+    full = (1 << 15) - 1
+    # before a game: a few pegs by hand and the hint button (the search answers, then lets go)
+    hw.sensors.set(0b11111)
+    advance(200)
+    hw.button.set(1)
     advance(20)
-    hw.button.set(0, 1)
-    hw.now += 5
-    t = ticks_us()
-    app.step()
-    hint[k] = ticks_diff(hw.shown_at, t)  # release seen -> hint frame sent
-    advance(20)
+    hw.button.set(0)
+    advance(200)
     sample()
-sens.sort()
-hint.sort()
-# a whole game by sensors, then a demo from a new game, sampling the live heap
-b = app.board
-mask = full & ~1
-hw.sensors.set(mask, 15)
-advance(100)
-for j in app.advisor.solution(mask):
-    for bit in (b.jump_from[j], b.jump_over[j], b.jump_to[j]):
-        mask ^= 1 << bit
-        hw.sensors.set(mask, 15)
-        advance(30)
+    hw.sensors.set(full & ~1)
+    advance(200)
     sample()
-hw.sensors.set(full & ~1, 15)
-advance(100)
-hw.button.set(1, 1)
-advance(900)
-hw.button.set(0, 1)
-for _ in range(20):
-    advance(800)
-    sample()
-# a laptop asks everything the protocol offers, one request at a time (the rare ones load their
-# code for the answer and drop it after)
-hw.sensors.set(full & ~1, 15)
-advance(100)
-REQUESTS = (b"info", b"state", b"hint", b"stats", b'{"cmd":"brightness","value":30}',
-            b'{"cmd":"theme","name":"wooden"}', b"solve", b'{"cmd":"solve","finish":13}',
-            b'{"cmd":"guide","moves":[[4,2,1]]}', b"stop", b'{"cmd":"demo","moves":[[4,2,1],[6,5,4]]}',
-            b"stop", b'{"cmd":"watch","speed":5}', b"stop", b'{"cmd":"selftest","seconds":1}', b"stop",
-            b"state")
-for line in REQUESTS:
-    hw.serial.rx += line + b"\n"
-    advance(400)
-    sample()
-if hw.serial.refused or hw.serial.replies != len(REQUESTS):
-    raise SystemExit("requests failed: %d ok, %d refused (%d for no_memory)" % (
-        hw.serial.replies, hw.serial.refused, hw.serial.no_memory))
-# solve with a finish hole, from every start and to every hole (the board walks its finish table,
-# a slice per pass; impossible finishes are refused)
-from pegcore.geometry import start_mask  # noqa: E402
-
-solves = 0
-solve_us = 0  # the longest time from a solve request to its answer, in CPU time
-replies_before = hw.serial.replies + hw.serial.refused
-for empty in range(1, 16):
-    hw.sensors.set(start_mask(b, empty), 15)
+    # idle passes
+    for k in range(2000):
+        idle[k] = timed_pass()
+    idle.sort()
+    idle_med, idle_p99 = idle[len(idle) // 2], idle[len(idle) * 99 // 100]
+    # sensor event -> lights: lift 4 (lights its landing hole)
+    for k in range(25):
+        hw.sensors.set(hw.sensors.state ^ (1 << 3))
+        hw.advance(25)  # past the frame interval, as a real pass would be
+        t = ticks_us()
+        app.step()
+        sens[k] = ticks_diff(hw.shown_at, t)
+        advance(40)
+        # button release -> hint lights (press first, release is what triggers a short-press hint)
+        hw.button.set(1)
+        advance(20)
+        hw.button.set(0)
+        hw.advance(5)
+        t = ticks_us()
+        app.step()
+        hint[k] = ticks_diff(hw.shown_at, t)  # release seen -> hint frame sent
+        advance(20)
+        sample()
+    sens.sort()
+    hint.sort()
+    # a whole game by sensors, then a demo from a new game, sampling the live heap
+    b = app.board
+    mask = full & ~1
+    hw.sensors.set(mask)
     advance(100)
-    for finish in range(1, 16):
-        hw.serial.rx += b'{"cmd":"solve","finish":%d}\n' % finish
-        solves += 1
-        answers = hw.serial.replies + hw.serial.refused
-        spent = 0
-        for _ in range(200):
-            if hw.serial.replies + hw.serial.refused != answers:
-                break
-            t = ticks_us()
-            advance(5)
-            spent += ticks_diff(ticks_us(), t)
-        solve_us = max(solve_us, spent)
-        advance(50)
-    sample()
-answered = hw.serial.replies + hw.serial.refused - replies_before
-if answered != solves:
-    raise SystemExit("solve: %d requests, %d answers" % (solves, answered))
-if hw.serial.no_memory or hw.serial.gave_up:
-    raise SystemExit("solve failed: %d gave up (%d for no_memory)" % (hw.serial.gave_up, hw.serial.no_memory))
-# the pause when code the game does not keep is compiled on demand (a show starting, a rare
-# request): the slowest of them, each imported fresh and dropped again
-load_us = 0
-for name in ("pegfw.show_over", "pegfw.show_demo", "pegfw.show_chase", "pegfw.cmd_game", "pegfw.cmd_board",
-             "pegfw.show_watch", "pegfw.resume"):
-    loaded = list(sys.modules)
-    t = ticks_us()
-    __import__(name)
-    load_us = max(load_us, ticks_diff(ticks_us(), t))
-    for m in list(sys.modules):
-        if m not in loaded:
-            unload(m)
-print("free_at_base", free_at_base)
-print("boot_ms", boot_us // 1000)
-print("idle_us", idle_med)
-print("idle_p99_us", idle_p99)
-print("sensor_us", sens[len(sens) // 2])
-print("hint_us", hint[len(hint) // 2])
-print("load_us", load_us)
-print("heap_boot", heap_boot)
-print("heap_peak", peak[0])
-print("longest_pass_us", longest[0])
-print("longest_compile_pass_us", longest[1])
-print("solve_us", solve_us)
+    for j in app.advisor.solution(mask):
+        for bit in (b.jump_from[j], b.jump_over[j], b.jump_to[j]):
+            mask ^= 1 << bit
+            hw.sensors.set(mask)
+            advance(30)
+        sample()
+    hw.sensors.set(full & ~1)
+    advance(100)
+    hw.button.set(1)
+    advance(900)
+    hw.button.set(0)
+    for _ in range(20):
+        advance(800)
+        sample()
+    # a laptop asks everything the protocol offers, one request at a time (the rare ones load their
+    # code for the answer and drop it after)
+    hw.sensors.set(full & ~1)
+    advance(100)
+    REQUESTS = (b"info", b"state", b"hint", b"stats", b'{"cmd":"brightness","value":30}',
+                b'{"cmd":"theme","name":"wooden"}', b"solve", b'{"cmd":"solve","finish":13}',
+                b'{"cmd":"guide","moves":[[4,2,1]]}', b"stop", b'{"cmd":"demo","moves":[[4,2,1],[6,5,4]]}',
+                b"stop", b'{"cmd":"watch","speed":5}', b"stop", b'{"cmd":"selftest","seconds":1}', b"stop",
+                b"state")
+    for line in REQUESTS:
+        hw.serial.rx += line + b"\n"
+        advance(400)
+        sample()
+    if hw.serial.refused or hw.serial.replies != len(REQUESTS):
+        print("requests failed: %d ok, %d refused (%d for no_memory)" % (
+            hw.serial.replies, hw.serial.refused, hw.serial.no_memory))
+        sys.exit(NO_MEMORY if hw.serial.no_memory else 1)
+    # solve with a finish hole, from every start and to every hole (the board walks its finish table,
+    # a slice per pass; impossible finishes are refused)
+    from pegcore.geometry import start_mask
+
+    solves = 0
+    solve_us = 0  # the longest time from a solve request to its answer, in CPU time
+    replies_before = hw.serial.replies + hw.serial.refused
+    for empty in range(1, 16):
+        hw.sensors.set(start_mask(b, empty))
+        advance(100)
+        for finish in range(1, 16):
+            hw.serial.rx += b'{"cmd":"solve","finish":%d}\n' % finish
+            solves += 1
+            answers = hw.serial.replies + hw.serial.refused
+            spent = 0
+            for _ in range(200):
+                if hw.serial.replies + hw.serial.refused != answers:
+                    break
+                t = ticks_us()
+                advance(5)
+                spent += ticks_diff(ticks_us(), t)
+            solve_us = max(solve_us, spent)
+            advance(50)
+        sample()
+    answered = hw.serial.replies + hw.serial.refused - replies_before
+    if answered != solves:
+        raise SystemExit("solve: %d requests, %d answers" % (solves, answered))
+    if hw.serial.no_memory or hw.serial.gave_up:
+        print("solve failed: %d gave up (%d for no_memory)" % (hw.serial.gave_up, hw.serial.no_memory))
+        sys.exit(NO_MEMORY if hw.serial.no_memory else 1)
+    # the pause when code the game does not keep is compiled on demand (a show starting, a rare
+    # request): the slowest of them, each imported fresh and dropped again
+    load_us = 0
+    for name in ("pegfw.show_over", "pegfw.show_demo", "pegfw.show_chase", "pegfw.cmd_game", "pegfw.cmd_board",
+                 "pegfw.show_watch", "pegfw.resume"):
+        loaded = list(sys.modules)
+        t = ticks_us()
+        __import__(name)
+        load_us = max(load_us, ticks_diff(ticks_us(), t))
+        for m in list(sys.modules):
+            if m not in loaded:
+                unload(m)
+    print("free_at_base", free_at_base)
+    print("boot_ms", boot_us // 1000)
+    print("idle_us", idle_med)
+    print("idle_p99_us", idle_p99)
+    print("sensor_us", sens[len(sens) // 2])
+    print("hint_us", hint[len(hint) // 2])
+    print("load_us", load_us)
+    print("heap_boot", heap_boot)
+    print("heap_peak", peak[0])
+    print("longest_pass_us", longest[0])
+    print("longest_compile_pass_us", longest[1])
+    print("solve_us", solve_us)
+
+
+try:
+    main()
+except MemoryError:
+    sys.exit(NO_MEMORY)
