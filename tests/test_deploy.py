@@ -45,14 +45,14 @@ def deploy(capsys, *argv: str) -> tuple[int, str, str]:
 
 
 def test_fresh_drive_plays_and_a_redeploy_keeps_settings_and_restarts(capsys, tmp_path):
-    from pegboard.client import Board as Client
+    from pegboard.client import BoardClient
 
     d = fresh_drive(tmp_path)
     code, out, _ = deploy(capsys, "--drive", str(d), "--board", "pico", "--no-restart", "--py")
     assert code == 0, out
     assert "added PEGBOARD_ROWS" in out and "press its RESET button" in out
     with Simulator(firmware=d) as sim:
-        with Client(sim.data_path) as c:
+        with BoardClient(sim.data_path) as c:
             st = play_a_solution(sim, c)
             assert st["mode"] == "over" and len(st["pegs"]) == 1 and len(st["moves"]) == 13
             assert st["brightness"] == 40
@@ -67,7 +67,7 @@ def test_fresh_drive_plays_and_a_redeploy_keeps_settings_and_restarts(capsys, tm
         while sim.resets < 1 and time.time() < deadline:
             time.sleep(0.05)
         assert sim.resets == 1
-        with Client(sim.data_path) as c:
+        with BoardClient(sim.data_path) as c:
             deadline = time.time() + 10
             while True:
                 try:
@@ -83,7 +83,7 @@ def test_pegboard_sim_runs_a_deployed_drive(capsys, tmp_path):
     import signal
     import sys
 
-    from pegboard.client import Board as Client
+    from pegboard.client import BoardClient
 
     d = fresh_drive(tmp_path)
     assert deploy(capsys, "--drive", str(d), "--board", "pico", "--no-restart", "--py")[0] == 0
@@ -92,7 +92,7 @@ def test_pegboard_sim_runs_a_deployed_drive(capsys, tmp_path):
     try:
         line = p.stdout.readline()  # type: ignore[union-attr]
         assert line.startswith("data: "), line
-        with Client(line.split(": ", 1)[1].strip(), timeout=10) as c:
+        with BoardClient(line.split(": ", 1)[1].strip(), timeout=10) as c:
             assert c.request("info")["hint_table"] is True
     finally:
         p.send_signal(signal.SIGINT)
@@ -123,11 +123,11 @@ def test_only_the_chips_files_are_copied(capsys, tmp_path):
 
 def test_the_deployed_drive_answers_every_request_kind(capsys, tmp_path):
     # the on-demand modules (demo, watch, solve, info) load from what deploy copied
-    from pegboard.client import Board as Client
+    from pegboard.client import BoardClient
 
     d = fresh_drive(tmp_path)
     assert deploy(capsys, "--drive", str(d), "--no-restart", "--py")[0] == 0
-    with Simulator(firmware=d) as sim, Client(sim.data_path) as c:
+    with Simulator(firmware=d) as sim, BoardClient(sim.data_path) as c:
         sim.control("fill", empty=5)
         sim.control("wait_idle")
         assert c.request("info")["hint_table"] is True

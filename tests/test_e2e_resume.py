@@ -6,7 +6,7 @@ import time
 
 import pytest
 
-from pegboard.client import Board, BoardError
+from pegboard.client import BoardClient, BoardError
 from pegboard.sim import Simulator
 from pegcore.geometry import Board as Geometry, start_mask
 from pegcore.solver import Solver
@@ -45,7 +45,7 @@ def back(sim, b, resets):
 
 def test_cuts_and_a_hang_at_every_kind_of_point_lose_no_move(sim):
     sol = [G.move_of(j) for j in Solver(G).solution(start_mask(G, 6))]
-    with Board(sim.data_path, reconnect=10) as b:
+    with BoardClient(sim.data_path, reconnect=10) as b:
         b.request("info")
         sim.control("fill", empty=6)
         sim.control("wait_idle")
@@ -106,7 +106,7 @@ def test_cuts_and_a_hang_at_every_kind_of_point_lose_no_move(sim):
 def test_the_client_reports_moves_missed_while_unplugged(tmp_path):
     link = str(tmp_path / "pegboard")
     with Simulator(link=link) as sim:
-        b = Board(link, reconnect=5).open()
+        b = BoardClient(link, reconnect=5).open()
         sim.control("fill", empty=1)
         sim.control("wait_idle")
         hand(sim, ("lift", 4), ("place", 1), ("lift", 2))

@@ -160,11 +160,11 @@ def documented_shift_wiring() -> list[tuple[int, str]]:
 
 
 def _each_hole_reads_right(wiring):
-    from pegboard.client import Board as Client
+    from pegboard.client import BoardClient
 
     path = ROOT / "hardware/boards/shift-74hc165.toml"
     wrong = []
-    with Simulator(settings=path, shift_wiring=wiring) as sim, Client(sim.data_path) as c:
+    with Simulator(settings=path, shift_wiring=wiring) as sim, BoardClient(sim.data_path) as c:
         sim.control("wait_idle")
         for hole in range(1, 16):
             sim.control("set", pegs=[hole])
@@ -189,10 +189,10 @@ def test_74hc165_wired_in_input_order_reads_wrong_holes():
 
 
 def test_a_button_blip_shorter_than_the_debounce_is_no_press():
-    from pegboard.client import Board as Client
+    from pegboard.client import BoardClient
     from pegboard.client import BoardError
 
-    with Simulator() as sim, Client(sim.data_path) as c:
+    with Simulator() as sim, BoardClient(sim.data_path) as c:
         sim.control("fill", empty=4)
         sim.control("wait_idle")
         c.poll(0.2)

@@ -75,13 +75,13 @@ def test_10000_games_of_hypothesis_hands(game):
 
 
 def test_power_cycles_at_random_points_lose_no_game():
-    from pegboard.client import Board as Client, BoardError
+    from pegboard.client import BoardClient, BoardError
     from pegboard.sim import Simulator
     import time
 
     rnd = random.Random(7)
     with Simulator() as sim:
-        c = Client(sim.data_path, reconnect=5).open()
+        c = BoardClient(sim.data_path, reconnect=5).open()
         for game in range(5):
             sim.control("fill", empty=1)
             sim.control("wait_idle")
@@ -136,13 +136,13 @@ def sim_soak(runtime, games, seed, hangs=True):
     of requests written while the game goes on; each game checked from the board's state."""
     import time
 
-    from pegboard.client import Board as Client, BoardError
+    from pegboard.client import BoardClient, BoardError
     from pegboard.sim import Simulator
     from pegcore.rules import holes_of
 
     rnd = random.Random(seed)
     with Simulator(runtime=runtime) as sim:
-        c = Client(sim.data_path, reconnect=10).open()
+        c = BoardClient(sim.data_path, reconnect=10).open()
         resets = 0
 
         def back():

@@ -31,7 +31,7 @@ class NoBoard(BoardError):
     pass
 
 
-class Board:
+class BoardClient:
     """The lit board (or the simulated one) on a serial port.
 
     `port`: a device path or pyserial URL; None finds a plugged-in board. Events that arrive
@@ -65,7 +65,7 @@ class Board:
         self.log: Callable[[str, bytes], None] | None = None  # ("<" or ">", raw line)
 
     # -- connection --------------------------------------------------------------------------
-    def open(self) -> "Board":
+    def open(self) -> "BoardClient":
         port = self.port if not self.auto else self.finder()
         if not port:
             raise NoBoard("no board found: plug it in, or give --port (a device path or pyserial URL)", "no_board")
@@ -95,7 +95,7 @@ class Board:
                 pass
         self.ser = None
 
-    def __enter__(self) -> "Board":
+    def __enter__(self) -> "BoardClient":
         return self.open() if self.ser is None else self
 
     def __exit__(self, *exc: object) -> None:

@@ -39,10 +39,10 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def restart(port: str | None) -> str | None:
     """Ask the board to reset itself; None when it will, else why it could not be asked."""
-    from pegboard.client import Board, BoardError
+    from pegboard.client import BoardClient, BoardError
 
     try:
-        with Board(port, timeout=3.0) as b:
+        with BoardClient(port, timeout=3.0) as b:
             b.request("reset")
     except BoardError as e:
         if e.code == "unknown_cmd":

@@ -7,7 +7,7 @@ import json
 from typing import Any
 
 from pegboard.boardargs import add_port, connect, stopped_on_interrupt
-from pegboard.client import Board
+from pegboard.client import BoardClient
 from pegboard.cli import UsageError
 from pegboard.render import move_text
 from pegboard.solution_file import SolutionError, load_solution
@@ -65,7 +65,7 @@ def demo(args: argparse.Namespace) -> int:
     return 0
 
 
-def _check_board_size(b: Board, sol: dict[str, Any], path: str) -> None:
+def _check_board_size(b: BoardClient, sol: dict[str, Any], path: str) -> None:
     """A file for another board size is refused before anything is sent: naming both sizes."""
     info = b.request("info")
     rows = info.get("rows")

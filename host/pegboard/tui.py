@@ -16,10 +16,10 @@ from textual.containers import Horizontal, Vertical
 from textual.message import Message
 from textual.widgets import Button, Footer, Header, RichLog, Static
 
-from pegcore.geometry import Board as Geometry
+from pegcore.geometry import Board
 from pegcore.rules import mask_of
 from pegboard.board_link import BoardLink
-from pegboard.client import Board
+from pegboard.client import BoardClient
 from pegboard.render import move_text, render_board
 from pegboard.words import batch_text, game_over_text, pegs as pegs_text
 
@@ -100,7 +100,7 @@ class BoardApp(App[int]):
         Binding("ctrl+c", "quit", "Quit", show=False, priority=True),  # as in every other command
     ]
 
-    def __init__(self, board: Board, hand: Callable[..., dict[str, Any]] | None = None,
+    def __init__(self, board: BoardClient, hand: Callable[..., dict[str, Any]] | None = None,
                  title: str = "pegboard", rows: int = 5) -> None:
         super().__init__()
         self.board = board
@@ -315,7 +315,7 @@ class BoardApp(App[int]):
         await asyncio.sleep(s)
 
     def _show_browser(self) -> None:
-        g = Geometry(self.rows)
+        g = Board(self.rows)
         m = self.sol_start
         for mv in self.solution[:self.sol_pos]:
             m ^= (1 << (mv[0] - 1)) | (1 << (mv[1] - 1)) | (1 << (mv[2] - 1))
