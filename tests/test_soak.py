@@ -197,7 +197,7 @@ def sim_soak(runtime, games, seed, hangs=True):
                     resets += 1
                     back()
                 if rnd.random() < 0.1:  # a burst of requests while the game goes on
-                    c.ser.write(b'{"cmd":"stats"}\n' * 200)
+                    c.link.write(b'{"cmd":"stats"}\n' * 200)
                 mask ^= B.flip[j]
                 made.append(B.move_of(j))
             deadline = time.monotonic() + 20

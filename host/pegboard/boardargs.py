@@ -15,6 +15,7 @@ from pegcore.rules import mask_of
 
 from pegboard.client import BoardClient, BoardError, NoBoard
 from pegboard.render import render_board
+from pegboard.serial_link import SerialLink
 
 
 PORT_HELP = "serial device path or pyserial URL (default: a plugged-in board, else a running `pegboard sim`)"
@@ -25,15 +26,15 @@ def add_port(p: argparse.ArgumentParser) -> None:
     p.add_argument("--json", action="store_true", help="machine-readable output")
 
 
-def connect(args: argparse.Namespace) -> BoardClient:
-    """The board on --port, else a plugged-in board, else a running `pegboard sim`. Raises
-    UsageError for a port that cannot be a board, NoBoard when none is there."""
+def open_link(args: argparse.Namespace) -> SerialLink:
+    """The port on --port, else a plugged-in board's, else a running `pegboard sim`'s, opened.
+    Raises UsageError for a port that cannot be a board, NoBoard when none is there."""
     from pegboard.ports import find_board_or_sim
 
     if args.port is not None:
         check_port(args.port)
     try:
-        return BoardClient(args.port, finder=find_board_or_sim).open()
+        return SerialLink(args.port, finder=find_board_or_sim).open()
     except NoBoard as e:
         if args.port is None and str(e).startswith("no board found"):
             raise NoBoard("no board found: plug one in, start the simulated one (`pegboard sim`), or give "
@@ -44,6 +45,11 @@ def connect(args: argparse.Namespace) -> BoardClient:
                           "can hold the board: to watch it beside others, run `pegboard monitor` and let "
                           "the others go through its tap" % port, "busy_port") from None
         raise
+
+
+def connect(args: argparse.Namespace) -> BoardClient:
+    """A protocol client on `open_link(args)`."""
+    return BoardClient(link=open_link(args))
 
 
 def check_port(port: str) -> None:

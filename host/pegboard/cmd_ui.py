@@ -55,7 +55,7 @@ def mirror(args: argparse.Namespace) -> int:
         return _plain(board)
     from pegboard.tui import BoardApp
 
-    port = board.ser.port if board.ser is not None else board.port
+    port = board.connected_to
     hand = _hand_for(port)
     what = "simulated board (%s)" % port if hand else port
     BoardApp(board, hand=hand, title="pegboard mirror: %s" % what).run()

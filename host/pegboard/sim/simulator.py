@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import json
 import os
-import pty
 import select
 import shutil
 import subprocess
@@ -15,12 +14,12 @@ import sys
 import tempfile
 import threading
 import time
-import tty
 from collections import deque
 from pathlib import Path
 from typing import Any
 
 from pegboard.boards import shift_wiring_spec
+from pegboard.sim.ptys import raw_pty
 from pegboard.sim.settings import read_settings
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -33,17 +32,6 @@ RX_FIFO = 256  # its receive buffer: the host's bytes wait in the pty (its write
 
 class SimError(Exception):
     pass
-
-
-def _raw_pty() -> tuple[int, int, str]:
-    master, slave = pty.openpty()
-    tty.setraw(slave)
-    tty.setraw(master)
-    os.set_blocking(master, False)
-    return master, slave, os.ttyname(slave)
-
-
-raw_pty = _raw_pty  # a raw pseudo-terminal (master fd, slave fd, path): also the monitor's tap
 
 
 def _lib_dir() -> str:
@@ -152,8 +140,8 @@ class Simulator:
         self._stop = threading.Event()
         self._lock = threading.Lock()
         self._wake_r, self._wake_w = os.pipe()
-        self.data_master, self._data_slave, self.data_path = _raw_pty()
-        self.ctl_master, self._ctl_slave, self.control_path = _raw_pty()
+        self.data_master, self._data_slave, self.data_path = raw_pty()
+        self.ctl_master, self._ctl_slave, self.control_path = raw_pty()
         self._hand: Any = None  # pegboard.sim.hand.Hand, opened by control()
         self._update_link()
         self._thread: threading.Thread | None = None
@@ -433,7 +421,7 @@ class Simulator:
     def _replug(self) -> None:
         if self.connected:
             return
-        self.data_master, self._data_slave, self.data_path = _raw_pty()
+        self.data_master, self._data_slave, self.data_path = raw_pty()
         self._update_link()
         self.connected = True
         self._to_child({"t": "link", "up": True})
