@@ -5,13 +5,13 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from pegboard.cli import UsageError
+from pegboard.cli import Subcommands, UsageError
 
 PRESS_RESET = ("restart the board to run the new firmware: press its RESET button (a Pico has none: unplug "
                "and replug its USB cable). Until then it keeps running the old one.")
 
 
-def register(sub: argparse._SubParsersAction) -> None:
+def register(sub: Subcommands) -> None:
     p = sub.add_parser(
         "deploy", help="install the firmware on a CIRCUITPY drive and restart the board",
         description="Copies boot.py, code.py, the modules of pegcore/ and pegfw/ the chip imports (compiled to "

@@ -16,14 +16,14 @@ import sys
 
 from pegboard.board_errors import NoBoard
 from pegboard.boardargs import PORT_HELP, open_link
-from pegboard.cli import EXIT_STATUS_UNTIL_STOPPED
+from pegboard.cli import EXIT_STATUS_UNTIL_STOPPED, Subcommands
 from pegboard.serial_link import SerialLink
 
 COLORS = {"move": "32", "game_over": "35", "illegal": "31", "undo": "33", "new_game": "36", "hint": "34",
           "request": "1"}
 
 
-def register(sub: argparse._SubParsersAction) -> None:
+def register(sub: Subcommands) -> None:
     p = sub.add_parser(
         "monitor", help="watch the protocol live, both directions, as a tap other commands go through",
         description="Holds the board's port and offers a tap (a pseudo-terminal) for other programs: every "

@@ -8,12 +8,12 @@ from typing import Any
 
 from pegboard.boardargs import add_port, connect, stopped_on_interrupt
 from pegboard.client import BoardClient
-from pegboard.cli import UsageError
+from pegboard.cli import Subcommands, UsageError
 from pegboard.render import move_text
 from pegboard.solution_file import SolutionError, load_solution
 
 
-def register(sub: argparse._SubParsersAction) -> None:
+def register(sub: Subcommands) -> None:
     p = sub.add_parser("demo", help="let the board demonstrate a solution on its LEDs",
                        description="Plays a solution on the board's LEDs: from FILE (from the file's start), "
                                    "or the board's own best line from where the pegs stand.")

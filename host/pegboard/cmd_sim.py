@@ -6,10 +6,10 @@ import argparse
 import signal
 import threading
 
-from pegboard.cli import UsageError
+from pegboard.cli import Subcommands, UsageError
 
 
-def register(sub: argparse._SubParsersAction) -> None:
+def register(sub: Subcommands) -> None:
     p = sub.add_parser(
         "sim", help="run the simulated board behind a pseudo-terminal",
         description="Runs the unchanged firmware with fake hardware at the lowest layer. Prints "

@@ -14,12 +14,12 @@ from typing import Iterator
 from pegcore.geometry import MAX_ROWS, MIN_ROWS, Board, start_mask
 from pegcore.solver import Solver
 
-from pegboard.cli import UsageError
+from pegboard.cli import Subcommands, UsageError
 from pegboard.progress import Progress
 from pegboard.render import move_text, render_board
 
 
-def register(sub: argparse._SubParsersAction) -> None:
+def register(sub: Subcommands) -> None:
     p = sub.add_parser(
         "solve", help="solve, count or list solutions on the PC",
         description="Solve the board from a single empty hole. Prints each jump and the board after "

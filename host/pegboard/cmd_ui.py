@@ -7,14 +7,14 @@ import os
 import sys
 import time
 
-from pegboard.cli import EXIT_STATUS_UNTIL_STOPPED
+from pegboard.cli import EXIT_STATUS_UNTIL_STOPPED, Subcommands
 from pegboard.boardargs import PORT_HELP, connect, describe_state
 from pegboard.client import BoardClient, BoardError
 from pegboard.render import move_text
 from pegboard.words import event_text
 
 
-def register(sub: argparse._SubParsersAction) -> None:
+def register(sub: Subcommands) -> None:
     p = sub.add_parser("mirror", help="live view of the board in the terminal (Textual UI)",
                        description="Shows the board live: every move, hint and demo step as it happens, the "
                                    "holes in the colours the board lights them, a legend, a log in plain words, "
