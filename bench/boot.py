@@ -105,7 +105,7 @@ def _figures(kind: str, got: dict[str, int], extra: dict[str, Any]) -> dict[str,
 
 
 def run() -> dict[str, Any]:
-    from pegboard.sim.simulator import _lib_dir
+    from pegboard.sim.firmware_child import lib_dir as _lib_dir
 
     lib = _lib_dir()  # what CircuitPython has built in (adafruit_pixelbuf)
     out: dict[str, Any] = {}

@@ -13,7 +13,7 @@ from typing import Any
 from pegboard.sim import chipvm
 from bench.util import RP2040_FACTOR, figure
 from bench.core import _micropython
-from pegboard.sim.simulator import _lib_dir
+from pegboard.sim.firmware_child import lib_dir as _lib_dir
 
 ROOT = Path(__file__).resolve().parent.parent
 

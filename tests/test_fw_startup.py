@@ -214,14 +214,14 @@ def test_without_the_neopixel_library_the_crash_code_still_blinks(tmp_path):
     shutil.copytree(ROOT / "firmware", fw, ignore=shutil.ignore_patterns("__pycache__"))
     import pegboard.sim.simulator as simulator
 
-    real = simulator._lib_dir
+    real = simulator.lib_dir
 
     def builtin_only() -> str:
         d = real()
         Path(d, "neopixel.py").unlink()
         return d
 
-    simulator._lib_dir = builtin_only
+    simulator.lib_dir = builtin_only
     try:
         with Simulator(firmware=fw) as sim:
             console = _console(sim, "cannot start the hardware")
@@ -229,4 +229,4 @@ def test_without_the_neopixel_library_the_crash_code_still_blinks(tmp_path):
             assert _saw_red(sim)
             assert sim.control("status")["running"]
     finally:
-        simulator._lib_dir = real
+        simulator.lib_dir = real

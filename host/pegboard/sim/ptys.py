@@ -16,3 +16,13 @@ def raw_pty() -> tuple[int, int, str]:
     tty.setraw(master)
     os.set_blocking(master, False)
     return master, slave, os.ttyname(slave)
+
+
+def close_fds(*fds: int) -> None:
+    """Close each fd that is open (>= 0); one already gone is no error at shutdown."""
+    for fd in fds:
+        if fd >= 0:
+            try:
+                os.close(fd)
+            except OSError:
+                pass
