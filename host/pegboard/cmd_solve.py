@@ -200,6 +200,7 @@ def _solutions(board: Board, empties: list[int], args: argparse.Namespace
             if bar:
                 bar(k, len(empties), "hole %d" % e)
             start = start_mask(board, e)
+            got: tuple[int, list[int] | None, int | None]
             if not args.min_moves:
                 got = (e, solver.solution(start), None)
             else:

@@ -8,7 +8,7 @@ from __future__ import annotations
 import termios
 import time
 from collections import deque
-from typing import Callable
+from typing import Callable, cast
 
 import serial
 
@@ -64,7 +64,7 @@ class SerialLink:
         self.tap: Callable[[str, bytes], None] | None = None
         self.on_lost: Callable[[], None] | None = None
         self.on_back: Callable[[], None] | None = None
-        self._ser: serial.SerialBase | None = None
+        self._ser: serial.Serial | None = None
         self._incoming = LineCutter()
         self._lines: deque[bytes] = deque()  # cut from what arrived, not yet read
         self._tap_out = LineCutter(TAP_LINE_MAX)
@@ -80,8 +80,9 @@ class SerialLink:
         if not port:
             raise NoBoard("no board found: plug it in, or give --port (a device path or pyserial URL)", "no_board")
         try:
-            ser = serial.serial_for_url(port, baudrate=115200, timeout=READ_WAIT, write_timeout=WRITE_TIMEOUT,
-                                        do_not_open=True)
+            # every pyserial port class has in_waiting; the stubs give serial_for_url SerialBase's type
+            ser = cast(serial.Serial, serial.serial_for_url(port, baudrate=115200, timeout=READ_WAIT,
+                                                            write_timeout=WRITE_TIMEOUT, do_not_open=True))
             if hasattr(ser, "exclusive") and not str(port).startswith(UNLOCKABLE):
                 ser.exclusive = True
             ser.open()
@@ -107,7 +108,7 @@ class SerialLink:
         self._ser = None
         self.connected_to = None
 
-    def _port(self) -> serial.SerialBase:
+    def _port(self) -> serial.Serial:
         if self._ser is None:
             self.open()
         assert self._ser is not None

@@ -8,14 +8,14 @@ import binascii
 try:
     import _vmhost  # the chip VM: CircuitPython has neither select nor os.read nor time.ticks_ms
 except ImportError:
-    _vmhost = None
+    _vmhost = None  # type: ignore[assignment]  # CPython or the MicroPython VM
 
 if _vmhost is not None:
-    _poll = None
     _read_fd = _vmhost.read
     _ms = _vmhost.ticks_ms
 else:
     import select
+    import time
     _poll = select.poll()
     _poll.register(sys.stdin, select.POLLIN)
     try:
@@ -23,13 +23,8 @@ else:
         _read_fd = os.read  # CPython: raw non-blocking reads of fd 0
     except AttributeError:
         _read_fd = None
-    try:
-        from time import ticks_ms as _ms  # MicroPython
-    except ImportError:
-        import time
-
-        def _ms():
-            return int(time.monotonic() * 1000)
+    # MicroPython's ticks_ms, else CPython's clock in the same unit
+    _ms = getattr(time, "ticks_ms", None) or (lambda: int(time.monotonic() * 1000))
 
 import os  # noqa: E402  (os.getenv: the settings and the simulator's own values)
 
@@ -66,8 +61,12 @@ def send(obj):
         pass
 
 
-def _readable():
-    return _vmhost.readable(0) if _vmhost is not None else bool(_poll.poll(0))
+if _vmhost is not None:
+    def _readable():
+        return _vmhost.readable(0)
+else:
+    def _readable():
+        return bool(_poll.poll(0))
 
 
 def _lines():
