@@ -37,7 +37,7 @@ tx_full = False
 nvm = bytearray(b"\xff" * 4096)  # erased flash: the simulator sends what is written
 pixels_sent = 0
 _inbuf = b""
-_handlers = []
+_after_boot = []
 _pings = []
 
 
@@ -127,6 +127,17 @@ def pump():
         elif t == "hang":
             while True:  # a stuck firmware: only the watchdog gets us out
                 pass
+
+
+def after_boot(fn):
+    """Run `fn` once boot.py has run: what boot.py sets (usb_cdc.enable) takes effect then, as on
+    the chip."""
+    _after_boot.append(fn)
+
+
+def boot_done():
+    for fn in _after_boot:
+        fn()
 
 
 def idle(scanned_at):

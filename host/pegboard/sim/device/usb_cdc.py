@@ -76,3 +76,6 @@ def enable(console=True, data=False):
 def _boot_done():
     global data
     data = Serial() if _enabled["data"] else None
+
+
+_sim.after_boot(_boot_done)
