@@ -165,11 +165,13 @@ class BoardClient:
         """Send one command, return its reply; raise BoardError for an error reply or silence."""
         try:
             reply = self._exchange(cmd, self.timeout if timeout is None else timeout, args)
-            if cmd == "state":
-                self._adopt_state(reply)
-            return reply
-        finally:
-            self._resync_if_due()
+        except BoardError:
+            self._resync_if_due()  # a refusal is an answer too; Ctrl-C, though, is not held up
+            raise
+        if cmd == "state":
+            self._adopt_state(reply)
+        self._resync_if_due()
+        return reply
 
     def _exchange(self, cmd: str, timeout: float, args: dict[str, Any]) -> dict[str, Any]:
         """One request and its reply; events that arrive meanwhile are taken as they come."""
