@@ -1,5 +1,5 @@
 # pegboard firmware entry point (CircuitPython runs this after boot.py).
-from pegfw import unload
+from pegfw.ondemand import unload
 from pegfw.hardware import first_light
 
 early = first_light()  # the pixels glow before the big modules are compiled: the board is alive

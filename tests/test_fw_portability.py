@@ -107,7 +107,7 @@ def test_every_firmware_module_compiles_in_micropython(vm):
 
 def test_unload_in_micropython(vm):
     # MicroPython raises KeyError (not AttributeError) for a missing module attribute
-    script = ("import sys\nsys.path.insert(0, 'firmware')\nimport pegfw\nfrom pegfw import unload\n"
+    script = ("import sys\nsys.path.insert(0, 'firmware')\nimport pegfw\nfrom pegfw.ondemand import unload\n"
               "unload('pegfw.never_loaded')\nimport pegfw.clock\nunload('pegfw.clock')\nunload('pegfw.clock')\n"
               "print('pegfw.clock' in sys.modules, 'clock' in dir(pegfw))\n")
     p = _run_vm(vm, script)

@@ -39,13 +39,13 @@ def send(app, hw, req, ms=20):
 
 
 def running(app):
-    return app.show_kind or ("guide" if app.guide is not None else None)
+    return app.shows.kind or ("guide" if app.guide is not None else None)
 
 
 def alive(app, what):
     if what == "guide":
         return app.guide is not None
-    return app.show_kind == {"watch_step": "watch", "nothing": None}.get(what, what)
+    return app.shows.kind == {"watch_step": "watch", "nothing": None}.get(what, what)
 
 
 def game():

@@ -144,7 +144,7 @@ def test_many_moves_made_while_down_are_found_in_slices():
     depth, later = 0, mask
     for k in range(2, len(made)):
         later ^= B.flip[made[k]]
-        if k - 1 >= 4 and t._fit(mask, later, -1) == 3:
+        if k - 1 >= 4 and t.fit(mask, later, -1) == 3:
             depth = k - 1
             break
     assert depth >= 4

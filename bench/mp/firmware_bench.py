@@ -141,7 +141,7 @@ free_at_base = gc.mem_free()  # the heap the firmware has (the GC's own tables a
 t_boot = ticks_us()
 # as pegfw.startup.start does it (the real devices built and held; the game driven through hw):
 # settings, devices, the hint table, then the App's code
-from pegfw import unload
+from pegfw.ondemand import unload
 from pegfw.startup import load_table
 
 cfg = settings()
@@ -314,8 +314,8 @@ if hw.serial.no_memory or hw.serial.gave_up:
 # the pause when code the game does not keep is compiled on demand (a show starting, a rare
 # request): the slowest of them, each imported fresh and dropped again
 load_us = 0
-for name in ("pegfw.show_over", "pegfw.show_demo", "pegfw.show_chase", "pegfw.more_commands", "pegfw.show_watch",
-             "pegfw.resume"):
+for name in ("pegfw.show_over", "pegfw.show_demo", "pegfw.show_chase", "pegfw.cmd_game", "pegfw.cmd_board",
+             "pegfw.show_watch", "pegfw.resume"):
     loaded = list(sys.modules)
     t = ticks_us()
     __import__(name)

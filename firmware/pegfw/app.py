@@ -1,6 +1,12 @@
-"""The main loop: sensors -> game tracker -> events and lights; the hint button; the serial
-protocol; shows; NVM; watchdog. App takes plain objects (see devices.Devices) so tests and the
-simulator drive the very same code."""
+"""The main loop, and the coordinator of the board's parts: sensors -> game tracker -> events and
+lights; the hint button; requests (pegfw.dispatch); shows (pegfw.show_runner); NVM (pegfw.store);
+the watchdog. Parts that exist only while they work are loaded for it (pegfw.ondemand) and are
+None otherwise: guided play (`guide`, pegfw.guide) and long work (`job`, pegfw.job). App takes
+plain objects (see devices.Devices) so tests and the simulator drive the very same code.
+
+Its public surface (what commands and jobs use): hint, show_hint, start_demo, play_demo,
+start_guide, call_job, start_job, end_job, stop, mode, check_idle, check_thinking, and the parts
+(tracker, link, shows, guide, job, store, limiter, advisor)."""
 
 import gc
 import sys
@@ -13,31 +19,29 @@ except ImportError:  # CircuitPython and MicroPython have no typing module
 from pegcore.advisor import Advisor
 from pegcore.geometry import Board
 from pegcore.rules import holes_of
-from pegfw import colors, shows, unload
+from pegfw import colors, ondemand, shows
 from pegfw.clock import ticks_diff
+from pegfw.commands import BUTTON, DEFERRED
+from pegfw.dispatch import Dispatcher
 from pegfw.lights import Limiter, base_frame
-from pegfw.protocol import Link, ProtocolError, parse_request
+from pegfw.protocol import Link, ProtocolError
+from pegfw.show_runner import ShowRunner
 from pegfw.store import Store
-from pegfw.tracker import Tracker
-from pegfw.commands import MORE_COMMANDS, Commands
+from pegfw.tracker import EMPTY, HOLE, HOLES, JUMP, PEGS_LEFT, VERDICT, Tracker
 
 # the chip's free heap; CPython (the simulator, tests) has no heap of its own to report
 MEM_FREE = getattr(gc, "mem_free", None)
 LONG_PRESS_MS = 800
-REQUESTS_PER_PASS = 8   # everyday requests answered in one loop pass at most (a rare one ends the pass)
-JOB_SLICE = 8           # positions a long request searches per loop pass (~10 ms on an RP2040)
-JOB_LIMIT = 2400        # ... and in all (~3 s on an RP2040) before it answers that it gave up
 SETTLE_MS = 60          # quiet time after a keypad reset before trusting the picture
 FRAME_MS = 20           # animate at most every 20 ms
-DEFERRED = object()     # a handler's answer when a job will reply later
-BUTTON = object()       # who asked, when it was the button (a request's id may be None)
 HEAP_SAMPLE_MS = 10000  # how often the board collects and notes its free heap (stats)
-CATCHUP_STEPS = 2       # positions a resumed game's catch-up search visits per pass (~5 ms on a chip)
+CATCHUP_STEPS = 2       # positions a resumed game's catch-up search visits per pass (see bench)
 
 
-class App(Commands):
+class App:
     def __init__(self, hw, cfg, table=None, runtime=None):
         """`table`: the hint table (pegfw.startup.load_table) for a 15-hole board, else None."""
+        ondemand.forget()  # an earlier App's shows and jobs (in tests) own nothing now
         self.hw = hw
         self.sensors = cfg.sensors  # the settings themselves are not kept: their class is heap
         self.board = Board(cfg.rows)
@@ -49,29 +53,20 @@ class App(Commands):
         self.advisor = Advisor(self.board, self.table)
         self.store = Store(hw.nvm, cfg.rows)
         self.runtime = runtime or sys.implementation.name
+        self.shows = ShowRunner(self.link, self.board)
+        self.requests = Dispatcher(self)
+        self.guide = None  # type: Any  # guided play (pegfw.guide.Guide), while it runs
+        self.job = None  # type: Any  # long work (pegfw.job.Job), while it runs
         self.sensed = 0
-        self.pending_lines = []
         self.settle_until = None
-        self.show = None  # type: Any  # the running show (hint, game over, demo, watch, selftest)
-        self.show_kind = None
-        self.show_modules = ()  # modules loaded for the running show, dropped when it ends
-        self.request_id = None
-        self.compiled = False  # the last request loaded code of its own (pegfw.more_commands)
-        self.job = None  # type: Any  # (job, request id): a long request run a slice per pass
-        self.job_modules = ()
-        self.guide = None         # remaining jumps of an uploaded solution being guided
-        self.guide_step = 0
         self.press_at = None
         self.press_swallowed = False
         self.last_frame = None
         self.next_frame = 0
-        self._base_version = -1
-        self._base_theme = None
-        self._base = []  # type: list
-        self.selftest_until = None
+        self.base_key = None  # (tracker version, theme): what the steady picture was made from
+        self.base = []  # type: list
         self.reset_at = None  # a `reset` request: when to reset (its reply has gone out by then)
-        self.resuming = False  # a resumed game's catch-up may still run (pegfw.resume loaded)
-        self.chase = None  # type: Any  # its search, while a picture needs one
+        self.chase = None  # type: Any  # a resumed game's catch-up search, while a picture needs one
         self.overflows = 0
         self.errors = 0
         self.loops = 0
@@ -82,6 +77,80 @@ class App(Commands):
         self.hint_ms = None  # the last hint: button released (or request read) -> its lights sent
         now = hw.ticks_ms()
         self._rescan(now)
+
+    # -- what the game is doing ----------------------------------------------------------------
+    def mode(self):
+        """setup, play, illegal, over (the tracker's), or demo (a demo or watch runs), guide."""
+        if self.shows.kind in ("demo", "watch"):
+            return "demo"
+        if self.guide is not None:
+            return "guide"
+        return self.tracker.mode
+
+    def check_idle(self):
+        """Requests that start something answer busy while a demo, watch, selftest or guide
+        runs (docs/protocol.md); only stop ends those."""
+        if self.shows.hosted() or self.guide is not None:
+            raise ProtocolError("busy", "a %s is running: send stop first" % (self.shows.kind or "guide"))
+
+    def check_thinking(self):
+        """Raise busy while a job runs: this heap holds one search at a time."""
+        if self.job is not None:
+            raise ProtocolError("busy", "the board is still thinking about the last request: wait for its answer")
+
+    def stop(self):
+        """End whatever runs (guide, search, show); what it was, or None."""
+        was = self.shows.kind or ("guide" if self.guide is not None else None)
+        self.guide_off("stopped")
+        if self.job is not None:
+            was = was or "search"
+            self.job.cancel(self, "stopped")
+        self.shows.stop()
+        return was
+
+    # -- parts that exist while they work ------------------------------------------------------
+    def start_guide(self, jumps):
+        ondemand.begin("guide")
+        self.guide = ondemand.load("pegfw.guide").Guide(self.link, self.board, jumps)
+
+    def guide_off(self, reason):
+        """End guided play, saying why (done, different_move, undo, stopped, new_game)."""
+        if self.guide is not None and reason is not None:
+            self.guide = None
+            ondemand.end("guide")
+            self.link.event("guide_off", {"reason": reason})
+
+    def call_job(self, name, *args):
+        """pegfw.jobs.<name>(*args): an answer at once (the opening book), or a job started that
+        answers later (start_job). The code it loads stays while its job runs."""
+        self.check_thinking()
+        ondemand.begin("job")
+        try:
+            return getattr(ondemand.load("pegfw.jobs"), name)(*args)
+        finally:
+            if self.job is None:
+                ondemand.end("job")
+
+    def start_job(self, job, rid, asked_at):
+        """Run `job` a slice per pass; it answers request `rid` (or BUTTON) when it is done."""
+        job.rid, job.asked_at = rid, asked_at
+        self.job = job
+        return DEFERRED
+
+    def cancel_job(self):
+        """The pegs moved: a search's answer for the old position would mislead."""
+        if self.job is not None:
+            self.job.cancel(self, "position")
+
+    def end_job(self):
+        job, self.job = self.job, None
+        if job is not None:
+            try:
+                job.close()
+            except Exception:  # closing a file that failed: nothing more to do
+                pass
+        ondemand.end("job")
+        gc.collect()  # the search's memo and stacks go back at once
 
     # -- sensors -----------------------------------------------------------------------------
     def _rescan(self, now):
@@ -118,17 +187,14 @@ class App(Commands):
             return
         if changed:
             self._events(self.tracker.sense(self.sensed))
-            if self.selftest_until is not None:
+            if self.shows.kind == "selftest":  # a self-test reports every sensor change
                 self.link.event("sensors", {"pegs": holes_of(self.sensed)})
 
     def _adopt_whole_board(self):
         t = self.tracker
         if t.mode == "setup" and self.store.empty_start:
-            from pegfw.resume import resume  # only after a reset mid-game
-
-            events = resume(self)
-            del resume
-            self.resuming = True
+            ondemand.begin("resume")  # only after a reset mid-game; its code leaves when the game is whole
+            events = ondemand.load("pegfw.resume").resume(self)
         else:
             events = t.reset(self.sensed)
         self._events(events)
@@ -139,81 +205,60 @@ class App(Commands):
         t = self.tracker
         if not t.catchup:
             self.chase = None
-            self.resuming = False
-            unload("pegfw.resume")
+            ondemand.end("resume")
             return
+        resume = ondemand.load("pegfw.resume")
         c = self.chase
         if c is None or c.target != t.sensed:
-            from pegfw.resume import Catchup
-
-            c = self.chase = Catchup(t, t.base[1], t.sensed)
+            c = self.chase = resume.Catchup(t, t.base[1], t.sensed)
         if c.done:
             return  # the picture fits the game, or nothing fits it: wait for the next one
         found = c.run(CATCHUP_STEPS)
         if found:
-            from pegfw.resume import take_line
-
-            self._events(take_line(t, found))
-        elif found is False and t._fit(t.position, t.sensed, t._previous()) == 3:
-            events = []
+            self._events(resume.take_line(t, found))
+        elif found is False and t.fit(t.position, t.sensed, t.previous()) == 3:
+            events = []  # type: list
             t.flag(events)  # no moves explain it either: an illegal placement after all
             self._events(events)
 
     # -- game events -------------------------------------------------------------------------
     def _events(self, events):
+        """Tell the host what the tracker saw (pegfw.tracker: an event is a tuple, fields by
+        name), and keep NVM, the guide and the shows in step with it."""
         b = self.board
-        now = self.hw.ticks_ms()
         for e in events:
             name = e[0]
-            if name in ("lift", "place"):
-                self.link.event(name, {"hole": e[1]})
+            if name == "lift" or name == "place":
+                self.link.event(name, {"hole": e[HOLE]})
             elif name == "new_game":
-                self.cancel_job("position")
-                self._stop_show()
-                self.guide = None
-                self.store.new_game(e[1])
-                self.link.event("new_game", {"empty": e[1]})
+                self.cancel_job()
+                self.shows.stop()
+                self.guide_off("new_game")
+                self.store.new_game(e[EMPTY])
+                self.link.event("new_game", {"empty": e[EMPTY]})
             elif name == "move":
-                self.cancel_job("position")
-                self.store.move(e[1])
-                self.link.event("move", {"move": b.move_of(e[1]), "pegs_left": e[2]})
-                self._guide_check(e[1])
-                if self.show_kind == "hint":
-                    self._stop_show()
-            elif name == "undo":
-                self.cancel_job("position")
-                self.store.undo()
-                self.link.event("undo", {"move": b.move_of(e[1])})
+                self.cancel_job()
+                self.store.move(e[JUMP])
+                self.link.event("move", {"move": b.move_of(e[JUMP]), "pegs_left": e[PEGS_LEFT]})
                 if self.guide is not None:
-                    self._guide_off("undo")
+                    self.guide_off(self.guide.moved(e[JUMP]))  # None: the guide goes on
+                if self.shows.kind == "hint":
+                    self.shows.stop()
+            elif name == "undo":
+                self.cancel_job()
+                self.store.undo()
+                self.link.event("undo", {"move": b.move_of(e[JUMP])})
+                self.guide_off("undo")
             elif name == "illegal":
-                self.link.event("illegal", {"holes": e[1]})
+                self.link.event("illegal", {"holes": e[HOLES]})
             elif name == "recovered":
                 self.link.event("recovered")
             elif name == "game_over":
-                self.store.game_over(e[1])
-                self.link.event("game_over", {"pegs_left": e[1], "verdict": e[2]})
-                if self.show_kind not in ("demo", "watch"):
-                    from pegfw.show_over import GameOverShow
-
-                    self._start_show("over", GameOverShow(b.holes, now, e[2]), ("pegfw.show_over",))
-
-    def _guide_check(self, jump):
-        if self.guide is None:
-            return
-        if self.guide and self.guide[0] == jump:
-            self.guide.pop(0)
-            self.guide_step += 1
-            self.link.event("guide_step", {"step": self.guide_step, "move": self.board.move_of(jump),
-                                           "remaining": len(self.guide)})
-            if not self.guide:
-                self._guide_off("done")
-        else:
-            self._guide_off("different_move")
-
-    def _guide_off(self, reason):
-        self.guide = None
-        self.link.event("guide_off", {"reason": reason})
+                self.store.game_over(e[PEGS_LEFT])
+                self.link.event("game_over", {"pegs_left": e[PEGS_LEFT], "verdict": e[VERDICT]})
+                if self.shows.kind not in ("demo", "watch"):
+                    self.shows.load("over", "pegfw.show_over", "GameOverShow", (b.holes, self.hw.ticks_ms(),
+                                                                                 e[VERDICT]))
 
     # -- button ------------------------------------------------------------------------------
     def _poll_button(self, now):
@@ -224,22 +269,23 @@ class App(Commands):
                 self.press_at = now
                 self.press_swallowed = False
                 self.link.event("button", {"pressed": True})
-                if self.show_kind == "watch" and self.show.speed_ms == 0:
-                    self.show.step()
+                if self.shows.kind == "watch" and self.shows.show.speed_ms == 0:
+                    self.shows.show.step()
                     self.press_swallowed = True
-                elif self.show_kind in ("demo", "watch", "selftest"):
-                    self._stop_show()  # any press stops a demonstration
+                elif self.shows.hosted():
+                    self.shows.stop()  # any press stops a demonstration
                     self.press_swallowed = True
             elif self.press_at is not None:
                 held = ticks_diff(now, self.press_at)
                 self.press_at = None
-                if not self.press_swallowed:
-                    if self.job is not None:
-                        pass  # the board is still thinking about the last request
-                    elif held >= LONG_PRESS_MS:
-                        self.start_demo(None, now)
-                    else:
-                        self.hint(now)  # lights before the event's JSON
+                if not self.press_swallowed and self.job is None:  # else it still thinks
+                    try:
+                        if held >= LONG_PRESS_MS:
+                            self.start_demo(None, now)
+                        else:
+                            self.hint(now)  # lights before the event's JSON
+                    except ProtocolError as e:  # the button has no reply to carry it
+                        self.link.event("error", {"message": e.message, "code": e.code, "count": self.errors})
                 self.link.event("button", {"pressed": False, "ms": held})
         if keys.events.overflowed:
             keys.events.clear()
@@ -249,18 +295,16 @@ class App(Commands):
         """The best move, lit, and a hint event; the reply's fields for request `rid`. A lookup on
         the 15-hole board; elsewhere a search run as a job (the answer comes a few passes later)."""
         if self.table is None:
-            self.not_thinking()
-            from pegfw import jobs
-
-            return jobs.hint(self, rid, now)
+            return self.call_job("hint", self, rid, now)
         j, ok, left = self.advisor.hint(self.tracker.position)
         move, ok, left = self.show_hint(j, ok, left, now)
         return {"move": move, "solvable": ok, "best_left": left}
 
     def show_hint(self, j, ok, left, now, asked_at=None):
         """Light the hint (`asked_at`: when the button or the request asked, if before `now`)."""
-        self._start_show("hint", shows.HintShow(self.board, now, j, ok))
-        self._draw(now)  # lights first: the player is waiting; the host can wait a pass
+        self.shows.run("hint", shows.HintShow(self.board, now, j, ok))
+        self.last_frame = None  # sent now even if the same hint is lit: this press has its answer
+        self.draw(now)  # lights first: the player is waiting; the host can wait a pass
         self.hint_ms = ticks_diff(self.hw.ticks_ms(), now if asked_at is None else asked_at)
         move = self.board.move_of(j) if j >= 0 else None
         self.link.event("hint", {"move": move, "solvable": ok, "best_left": left})
@@ -272,65 +316,31 @@ class App(Commands):
         pos = self.tracker.position if start is None else start
         if jumps is None:
             if self.table is None:
-                self.not_thinking()
-                from pegfw import jobs
-
-                return jobs.demo(self, rid, pos, now)
+                return self.call_job("demo", self, rid, pos, now)
             jumps = self.advisor.solution(pos)
         self.play_demo(jumps, now, pos)
         return {"moves": [self.board.move_of(j) for j in jumps]}
 
     def play_demo(self, jumps, now, pos):
-        from pegfw.show_demo import DemoShow
-
-        self._start_show("demo", DemoShow(self.board, now, pos, jumps), ("pegfw.show_demo",))
-
-    def _start_show(self, kind, show, modules=()):
-        """Run `show`; `modules` were loaded for it alone and leave the heap when it ends."""
-        for name in self.show_modules:
-            if name not in modules:
-                unload(name)
-        self.show = show
-        self.show_kind = kind
-        self.show_modules = modules
-        self.last_frame = None
-
-    def _stop_show(self, stopped=True):
-        if self.show_kind in ("demo", "watch", "selftest"):  # a show the host started ends
-            self.link.event(self.show_kind + "_done", {"stopped": stopped})
-        if self.show_kind == "selftest":
-            self.selftest_until = None
-        self.show = None
-        self.show_kind = None
-        for name in self.show_modules:
-            unload(name)
-        self.show_modules = ()
-        self.last_frame = None
+        self.shows.load("demo", "pegfw.show_demo", "DemoShow", (self.board, now, pos, jumps))
 
     # -- lights ------------------------------------------------------------------------------
     def _frame(self, now):
         t = self.tracker
-        if t.version != self._base_version or self.theme != self._base_theme:
-            # the steady picture only changes with the pegs (or the theme)
-            self._base_version, self._base_theme = t.version, self.theme
-            self._base = base_frame(self.board, t, self.theme)
-        base = self._base
-        if self.guide and t.mode == "play" and t.sensed == t.position:
-            base = shows.paint_jump(base, self.board, self.guide[0], colors.HINT_FROM, colors.HINT_OVER,
+        key = (t.version, self.theme)
+        if key != self.base_key:  # the steady picture only changes with the pegs (or the theme)
+            self.base_key = key
+            self.base = base_frame(self.board, t, self.theme)
+        base = self.base
+        if self.guide is not None and t.mode == "play" and t.sensed == t.position:
+            base = shows.paint_jump(base, self.board, self.guide.next_jump(), colors.HINT_FROM, colors.HINT_OVER,
                                     colors.HINT_TO)
-        if self.show is None:
-            return base
-        frame = self.show.frame(now, base)
-        if self.show_kind == "demo":
-            for k in self.show.take_steps():
-                self.link.event("demo_step", {"step": k + 1, "move": self.board.move_of(self.show.jumps[k])})
-        if frame is None:
-            self._stop_show(stopped=False)
-            return base
-        return frame
+        frame = self.shows.frame(now, base)
+        return base if frame is None else frame
 
-    def _draw(self, now):
-        if self.show is None and self.last_frame is not None and ticks_diff(now, self.next_frame) < 0:
+    def draw(self, now):
+        """Send the lights if they changed (a steady picture is looked at every FRAME_MS)."""
+        if self.shows.show is None and self.last_frame is not None and ticks_diff(now, self.next_frame) < 0:
             return
         frame = self.limiter.limit(self._frame(now))
         self.next_frame = now + FRAME_MS
@@ -345,24 +355,12 @@ class App(Commands):
         try:
             self._poll_sensors(now)
             self._poll_button(now)
-            if self.resuming:
+            if ondemand.live("resume"):
                 self._catch_up()
-            # flow control: take requests only while their replies have room to wait in; the rest
-            # stay queued (here or in the USB buffer) until the host reads
-            if not self.pending_lines and self.link.has_room():
-                self.pending_lines = self.link.read_lines()
-            # and a few a pass: a burst must not hold the loop past the watchdog (on the chip a rare
-            # request compiles its code, ~0.3 s: one of those a pass)
-            budget = REQUESTS_PER_PASS
-            while budget > 0 and self.pending_lines and self.link.has_room():
-                self.compiled = False
-                self._request(self.pending_lines.pop(0), now)
-                budget = 0 if self.compiled else budget - 1
-            if self.selftest_until is not None and ticks_diff(now, self.selftest_until) >= 0:
-                self._stop_show(stopped=False)  # the self-test's time is up: selftest_done
+            self.requests.serve(now)
             if self.job is not None:
-                self._run_job()
-            self._draw(now)
+                self.job.run(self)
+            self.draw(now)
             if MEM_FREE is not None and ticks_diff(now, self.heap_sample_at) >= 0:
                 # free heap means something only after a collection (the heap fills with garbage
                 # between them), so collect now and then and note the lowest
@@ -392,141 +390,3 @@ class App(Commands):
                 self.errors += 1
                 print("pegboard: loop error:", repr(e))
                 self.link.event("error", {"message": repr(e)[:120], "count": self.errors})
-
-    # -- long requests -----------------------------------------------------------------------
-    DEFERRED = DEFERRED
-    BUTTON = BUTTON
-
-    def not_thinking(self):
-        """Raise busy while a job runs: one search at a time on this heap."""
-        if self.job is not None:
-            raise ProtocolError("busy", "the board is still thinking about the last request: wait for its answer")
-
-    def start_job(self, job, rid, modules, asked_at):
-        """Run `job` (pegfw.jobs.Job: advance(n) -> finished; .nodes; .reply(app) -> fields, or
-        raises ProtocolError; close()) a slice per pass; `modules` were loaded for it alone.
-        `rid`: the request to answer when it is done, or BUTTON; `asked_at`: when (ticks)."""
-        self.job = (job, rid)
-        self.job_modules = modules
-        job.asked_at = asked_at
-        return self.DEFERRED
-
-    def _run_job(self):
-        job, rid = self.job
-        try:
-            finished = job.advance(JOB_SLICE)
-            if not finished and job.nodes < JOB_LIMIT:
-                return
-            if finished:
-                self._job_reply(rid, job.reply(self))
-            else:
-                self._job_fail(rid, "search_limit", "the board gave up after %d positions: solve it on the PC "
-                           "(pegboard solve)" % job.nodes)
-        except ProtocolError as e:
-            self._job_fail(rid, e.code, e.message, e.extra)
-        except MemoryError:
-            self._end_job()  # drop the search first: the reply needs heap
-            self._job_fail(rid, "no_memory", "the board is short of memory for this request: try again")
-            return
-        except Exception as e:  # a damaged file, a bug: the request still gets its one answer
-            self.errors += 1
-            self._job_fail(rid, "internal", "the board failed at this request: %s" % repr(e)[:80])
-        self._end_job()
-
-    def cancel_job(self, why):
-        """The position changed (or stop): an answer for the old one would mislead."""
-        if self.job is not None:
-            rid = self.job[1]
-            self._end_job()
-            self._job_fail(rid, "position_changed" if why != "stopped" else "stopped",
-                       "the pegs moved before the board had its answer: ask again" if why != "stopped"
-                       else "stopped before the board had its answer")
-
-    def _job_reply(self, rid, fields):
-        if rid is not self.BUTTON:
-            self.link.reply(rid, fields)
-
-    def _job_fail(self, rid, code, message, extra=None):
-        if rid is not self.BUTTON:
-            self.link.error(rid, code, message, extra)
-        else:  # the button asked: say it on the link as an event
-            self.link.event("error", {"message": message, "code": code, "count": self.errors})
-
-    def _end_job(self):
-        if self.job is not None:
-            try:
-                self.job[0].close()
-            except Exception:  # closing a file that failed: nothing more to do
-                pass
-        self.job = None
-        for name in self.job_modules:
-            unload(name)
-        self.job_modules = ()
-        gc.collect()  # the search's memo and stacks go back at once
-
-    # -- protocol ----------------------------------------------------------------------------
-    def _request(self, line, now):
-        link = self.link
-        if line is None:
-            link.error(None, "line_too_long", "requests are at most 512 bytes; the line was discarded")
-            return
-        if not line.strip():
-            return  # a blank line (a human pressing Enter) asks nothing
-        try:
-            rid, cmd, req = parse_request(line)
-        except ProtocolError as e:
-            link.error(e.rid, e.code, e.message)
-            return
-        except Exception as e:  # a bug in reading it: the line still gets its one reply
-            self.errors += 1
-            link.error(None, "internal", "the board could not read this line: %s" % repr(e)[:80])
-            return
-        try:
-            self._answer(rid, cmd, req, now)
-        except Exception as e:  # whatever went wrong, the line gets its one reply
-            self.errors += 1
-            link.error(rid, "internal", "the board could not answer: %s" % repr(e)[:80])
-
-    def _answer(self, rid, cmd, req, now):
-        link = self.link
-        # names are checked before any lookup: MicroPython and CircuitPython raise for names of
-        # 255+ bytes, outside any reply
-        known = len(cmd) <= 12 and cmd.isalpha()
-        handler = getattr(Commands, "cmd_" + cmd, None) if known else None  # type: Any
-        more = handler is None and known and cmd in MORE_COMMANDS
-        if handler is None and not more:
-            link.error(rid, "unknown_cmd", "unknown command %r" % cmd[:40])
-            return
-        name = "cmd_" + cmd
-        # a rare request: its code (and what it imports) is compiled for the answer and dropped
-        # after it, but for the modules of a show it started
-        loaded = list(sys.modules) if more else None
-        self.compiled = more
-        job_before = self.job
-        try:
-            if more:
-                from pegfw import more_commands
-
-                handler = getattr(more_commands, name)
-                del more_commands
-            self.request_id = rid  # for a handler that answers later (start_job)
-            fields = handler(self, req, now)
-        except ProtocolError as e:
-            link.error(rid, e.code, e.message, e.extra)
-            return
-        except MemoryError:
-            if self.job is not job_before:
-                self._end_job()  # this request's job never started: what it allocated goes too
-            gc.collect()
-            link.error(rid, "no_memory", "the board is short of memory for this request: try again")
-            return
-        finally:
-            if loaded is not None:
-                handler = None
-                for m in list(sys.modules):
-                    if m.startswith("peg") and m not in loaded and m not in self.show_modules \
-                            and m not in self.job_modules:
-                        unload(m)
-        if fields is not self.DEFERRED:
-            link.reply(rid, fields or {})
-

@@ -1,45 +1,17 @@
-"""Long work as jobs the main loop runs a slice per pass (App.start_job), so the loop keeps feeding
-the watchdog and reading the sensors while the board thinks: `solve`, and on boards without the
-hint table (21 and 28 holes) hints and demonstrations too. Loaded for the job, dropped when it is
-done.
+"""Long work as jobs the main loop runs a slice per pass (pegfw.job), so the loop keeps
+feeding the watchdog and reading the sensors while the board thinks: `solve`, and on boards
+without the hint table (21 and 28 holes) hints and demonstrations too. Loaded for the job
+(App.call_job), dropped when it is done.
 
 With the 15-hole board's tables there is no search at all: the finish table says where the last
 peg can still end from any position, so the walk takes, at each step, a jump after which the
 finish stays reachable (a few lookups a jump). Other boards search (pegcore.search.SolutionSearch,
-its memo bounded), and give up with `search_limit` past App.JOB_LIMIT positions."""
+its memo bounded), and give up with `search_limit` past pegfw.job.JOB_LIMIT positions."""
 
 from pegcore.rules import popcount
-from pegfw import unload
+from pegfw.job import Job
+from pegfw.ondemand import unload
 from pegfw.protocol import ProtocolError
-
-try:
-    from typing import Any, Optional  # noqa: F401 (type comments)
-except ImportError:
-    pass
-
-
-class Job:
-    """What App.start_job runs: advance(n) -> finished; nodes; done; jumps (None: no solution)."""
-
-    finish = None  # type: Optional[int]
-    jumps = None  # type: Optional[list]
-    done = False
-    nodes = 0
-    asked_at = 0   # set by App.start_job: when it was asked (ticks)
-
-    def advance(self, nodes):
-        raise NotImplementedError
-
-    def close(self):
-        """Give back what it holds (a file); App calls it however the job ends."""
-
-    def reply(self, app):
-        """The request's answer (or raises ProtocolError); called once the job has finished."""
-        if self.jumps is None:
-            raise ProtocolError("not_solvable", "no solution from this position%s"
-                                % ("" if self.finish is None else " finishing in %d" % self.finish))
-        return {"moves": [app.board.move_of(j) for j in self.jumps]}
-
 
 class FinishWalk(Job):
     """Jumps from `mask` that end with the last peg in `finish`, one checked child per step."""
@@ -143,9 +115,6 @@ class DemoSearch(Search):
         return {"moves": [app.board.move_of(j) for j in self.jumps]}
 
 
-SEARCH_MODULES = ("pegfw.jobs", "pegcore.search", "pegcore.parity")
-
-
 def book_line(app):
     """The rest of the opening book's line while the game follows it (a lookup, no search), else
     None. Only for a game from a full board less one hole, as the book's lines start."""
@@ -159,19 +128,8 @@ def book_line(app):
     except ValueError:  # a damaged book: search instead
         lines = {}
     finally:
-        unload("pegcore.book")
+        unload("pegcore.book")  # done with it: a search may follow, and wants the heap
     return book.rest_of_line(lines, t.empty_start, t.moves)
-
-
-def _start(app, rid, now, make, modules):
-    """Build the job and start it; if building runs out of memory, nothing of it stays."""
-    try:
-        job = make()
-    except BaseException:
-        for name in modules:
-            unload(name)
-        raise
-    return app.start_job(job, rid, modules, now)
 
 
 def solve(app, rid, finish, now):
@@ -180,24 +138,21 @@ def solve(app, rid, finish, now):
     if line is not None:
         return {"moves": [app.board.move_of(j) for j in line]}
     if app.table is not None:
-        return _start(app, rid, now, lambda: FinishWalk(app.board, app.table, pos, finish),
-                      ("pegfw.jobs", "pegcore.finishfile"))
-    return _start(app, rid, now, lambda: Search(app.board, pos, finish), SEARCH_MODULES)
+        return app.start_job(FinishWalk(app.board, app.table, pos, finish), rid, now)
+    return app.start_job(Search(app.board, pos, finish), rid, now)
 
 
 def hint(app, rid, now):
     line = book_line(app)
     if line is not None:
         move, ok, left = app.show_hint(line[0], True, 1, now)
-        unload("pegfw.jobs")
         return {"move": move, "solvable": ok, "best_left": left}
-    return _start(app, rid, now, lambda: HintSearch(app.board, app.tracker.position), SEARCH_MODULES)
+    return app.start_job(HintSearch(app.board, app.tracker.position), rid, now)
 
 
 def demo(app, rid, mask, now):
     line = book_line(app) if mask == app.tracker.position else None
     if line is not None:
         app.play_demo(list(line), now, mask)
-        unload("pegfw.jobs")
         return {"moves": [app.board.move_of(j) for j in line]}
-    return _start(app, rid, now, lambda: DemoSearch(app.board, mask), SEARCH_MODULES)
+    return app.start_job(DemoSearch(app.board, mask), rid, now)

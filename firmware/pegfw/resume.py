@@ -38,10 +38,10 @@ def adopt(t, empty_start, moves, position, sensed):
     t.base = (len(moves), position)
     events = []
     if not has_move(t.board, position):
-        t._over(events)
+        t.over(events)
     t.before = position
     t.sensed = sensed & t.board.full
-    t._judge(events)
+    t.judge(events)
     return events
 
 
@@ -57,8 +57,8 @@ def take_line(t, jumps):
     t.mode = "play"
     t.bad = 0
     for j in jumps:
-        t._record(j, events)
-    t._judge(events)
+        t.record(j, events)
+    t.judge(events)
     t.live = False  # found, not followed: a later picture may still replace the line
     t.catchup = True
     return events
@@ -85,7 +85,7 @@ class Catchup:
         # explains with pegs in the hand may still be moves made meanwhile, if it has a placement
         # and no move was taken since the resume: then only a position that is exactly the
         # picture will do (a stray peg lifted can make a picture look like a jump in progress).
-        fit = tracker._fit(tracker.position, target, tracker._previous())
+        fit = tracker.fit(tracker.position, target, tracker.previous())
         self.accept = 1 if fit == 3 else 0
         self.done = fit <= 1 or (fit == 2 and (not target & ~tracker.position or tracker.live
                                                or len(tracker.moves) != tracker.base[0]))
@@ -128,7 +128,7 @@ class Catchup:
             if len(path) + 1 < self.limit:
                 path.append(j)
                 stack.append((c, 0))
-            elif t._fit(c, self.target, -1) <= self.accept:
+            elif t.fit(c, self.target, -1) <= self.accept:
                 self.done = True
                 return path + [j]
             elif popcount(c) > self.low:

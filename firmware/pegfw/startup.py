@@ -1,14 +1,15 @@
 """code.py's start-up: the hardware from settings.toml and the App, or a console message and a
 blink code for a bad setting. Dropped from the heap once the game runs."""
 
-from pegfw import VERSION, colors, unload
+from pegfw import VERSION, colors
+from pegfw.ondemand import unload
 from pegfw.clock import ticks_diff
 
 TABLE_PATH = "/pegcore/t5_hints.bin"
 # what pegfw.app imports, leaves first
 APP_MODULES = ("pegcore.rules", "pegcore.geometry", "pegcore.advisor", "pegfw.colors", "pegfw.clock",
-               "pegfw.shows", "pegfw.lights", "pegfw.protocol", "pegfw.store", "pegfw.tracker",
-               "pegfw.commands", "pegfw.app")
+               "pegfw.ondemand", "pegfw.shows", "pegfw.lights", "pegfw.protocol", "pegfw.store",
+               "pegfw.tracker", "pegfw.commands", "pegfw.dispatch", "pegfw.show_runner", "pegfw.app")
 
 
 def load_table(rows, path=TABLE_PATH):

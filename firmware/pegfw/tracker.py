@@ -1,6 +1,6 @@
 """Follows the game from the stable sensor picture, whatever order hands move pegs in.
 
-The accepted game position is `position`. A picture is judged against it (see `_fit`):
+The accepted game position is `position`. A picture is judged against it (see `fit`):
 - the position itself, or a legal jump in progress: pegs changed only inside the three holes of
   one legal jump (lift, remove the jumped peg, place: any order), or an undo in progress;
 - pegs in the hand: pegs missing anywhere else (a peg lifted elsewhere, even while a jump is half
@@ -21,10 +21,16 @@ into 1 to the sensors). After a resume (pegfw.resume.adopt), a picture the game 
 may be moves made while the firmware was down: it is not flagged at once; `catchup` stays set
 until a move has been followed and the picture matches the position, and meanwhile the App
 searches for such moves from the resumed position `base` (pegfw.resume.Catchup).
-Events are tuples whose first item is the protocol event name.
+Events are tuples: the protocol event's name, then its fields, at the positions named below:
+("lift" | "place", HOLE), ("new_game", EMPTY), ("move", JUMP, PEGS_LEFT), ("undo", JUMP),
+("illegal", HOLES), ("recovered",), ("game_over", VERDICT, PEGS_LEFT). Tuples, not objects:
+each picture makes a few, and the chip's heap is small.
 """
 
 from pegcore.rules import has_move, holes_of, popcount, verdict
+
+HOLE = EMPTY = JUMP = HOLES = VERDICT = 1  # an event's first field: what it is about
+PEGS_LEFT = 2
 
 MAX_STARTS = 3  # possible new starts remembered while no move has been made
 
@@ -62,7 +68,7 @@ class Tracker:
         events = []
         self.before = self.sensed
         self.sensed = mask & self.board.full
-        self._judge(events)
+        self.judge(events)
         return events
 
     def sense(self, mask):
@@ -81,11 +87,11 @@ class Tracker:
             h += 1
         self.before = self.sensed
         self.sensed = mask
-        self._judge(events)
+        self.judge(events)
         return events
 
     # -- judging -------------------------------------------------------------------------------
-    def _judge(self, events):
+    def judge(self, events):
         s = self.sensed
         full_less_one = popcount(s) == self.board.holes - 1
         if self.mode == "setup":
@@ -95,7 +101,7 @@ class Tracker:
                 self.position = s
         elif not self.moves and self.mode != "over":
             self._first_move(events, full_less_one)
-        elif full_less_one and s != self.position and self._fit(self.position, s, self._previous()) == 3:
+        elif full_less_one and s != self.position and self.fit(self.position, s, self.previous()) == 3:
             self._new_game(events, s)
         else:
             self._follow(events)
@@ -108,10 +114,10 @@ class Tracker:
         """No move made yet: the start itself may be changing (see the module's docstring)."""
         s, p = self.sensed, self.position
         if s != p and self._move_to(p, s) < 0:
-            cur = self._fit(p, s, self._previous())
+            cur = self.fit(p, s, self.previous())
             for c in self.starts:
                 moved = self._move_to(c, s) >= 0
-                settled = moved or (s & ~c and self._fit(c, s, -1) == 1)
+                settled = moved or (s & ~c and self.fit(c, s, -1) == 1)
                 if settled and (cur >= 2 or (moved and cur >= 1)):
                     self._new_game(events, c)
                     self._follow(events)
@@ -137,7 +143,7 @@ class Tracker:
         self.catchup = False
         events.append(("new_game", self.empty_start))
 
-    def _previous(self):
+    def previous(self):
         if not self.moves:
             return -1
         return self.position ^ self.board.flip[self.moves[-1]]
@@ -153,7 +159,7 @@ class Tracker:
                 return j
         return -1
 
-    def _record(self, j, events):
+    def record(self, j, events):
         self._leave_illegal(events)
         self.live = True
         self.moves.append(j)
@@ -163,20 +169,20 @@ class Tracker:
         events.append(("move", j, left))
         self.mode = "play"
         if not has_move(self.board, self.position):
-            self._over(events)
+            self.over(events)
 
-    def _over(self, events):
+    def over(self, events):
         left = popcount(self.position)
         self.mode = "over"
-        events.append(("game_over", left, verdict(left)))
+        events.append(("game_over", verdict(left), left))
 
     def _follow(self, events):
         b, s, p = self.board, self.sensed, self.position
         j = self._move_to(p, s)
         if j >= 0:
-            self._record(j, events)
+            self.record(j, events)
             return
-        prev = self._previous()
+        prev = self.previous()
         if s == prev:
             j = self.moves.pop()
             self._leave_illegal(events)
@@ -184,7 +190,7 @@ class Tracker:
             self.mode = "play"
             events.append(("undo", j))
             return
-        fit = self._fit(p, s, prev)
+        fit = self.fit(p, s, prev)
         if fit <= 1:  # the position, or a hand at work
             self._leave_illegal(events)
             return
@@ -198,8 +204,8 @@ class Tracker:
         for j in range(len(b.need)):
             if missed and p & b.need[j] == b.need[j] and not p & b.land[j] and not s & b.need[j]:
                 after = p ^ b.flip[j]
-                if (s & b.land[j] or (fit == 3 and s & ~after)) and self._fit(after, s, -1) <= 1:
-                    self._record(j, events)
+                if (s & b.land[j] or (fit == 3 and s & ~after)) and self.fit(after, s, -1) <= 1:
+                    self.record(j, events)
                     self._follow(events)
                     return
         if fit == 2:  # pegs in the hand
@@ -218,7 +224,7 @@ class Tracker:
             self.version += 1
             events.append(("illegal", holes_of(bad)))
 
-    def _fit(self, p, s, prev):
+    def fit(self, p, s, prev):
         """How picture s stands to position p (prev: the position before p's last move, or -1):
         0 the position; 1 a legal jump or an undo in progress (only its holes changed);
         2 the same with pegs in the hand elsewhere; 3 a placement nothing explains."""

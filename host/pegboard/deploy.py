@@ -84,11 +84,17 @@ def drive_info(drive: Path) -> DriveInfo:
     return info
 
 
+MODULE_NAME = re.compile(r"^(%s)(\.[a-z_][a-z0-9_]*)+$" % "|".join(PACKAGES))
+
+
 def _imports(path: Path) -> set[str]:
-    """Every module a firmware file imports, at any depth of its code."""
+    """Every module a firmware file imports, at any depth of its code, and every module it names
+    in a string (pegfw.ondemand loads shows and rare commands by name: "pegfw.show_demo")."""
     out: set[str] = set()
     for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
-        if isinstance(node, ast.Import):
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) and MODULE_NAME.match(node.value):
+            out.add(node.value)
+        elif isinstance(node, ast.Import):
             out |= {a.name for a in node.names}
         elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
             out.add(node.module)

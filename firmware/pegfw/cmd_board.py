@@ -1,0 +1,83 @@
+"""Rare requests about the board itself (info, brightness, theme, stats, selftest, reset):
+compiled for the request and dropped after the reply (pegfw.ondemand; pegfw.commands.COMMANDS says
+which module answers what). Each handler takes (app, rid, req, now), as those of pegfw.commands do."""
+
+from pegcore.rules import holes_of
+from pegfw import VERSION
+from pegfw.protocol import ProtocolError
+
+TYPE_CHECKING = False  # mypy takes it as True; no typing module needed on the chip
+if TYPE_CHECKING:
+    from pegfw.app import App  # noqa: F401 (type comments)
+
+PROTOCOL = 1
+CAPABILITIES = ("hint", "solve", "demo", "guide", "watch", "selftest", "stats", "theme", "brightness", "reset")
+
+
+def cmd_info(app, rid, req, now):
+    # type: (App, object, dict, int) -> dict
+    return {"firmware": VERSION, "protocol": PROTOCOL, "rows": app.board.rows, "holes": app.board.holes,
+            "runtime": app.runtime, "capabilities": CAPABILITIES, "hint_table": app.table is not None,
+            "sensors": app.sensors, "current_ma": app.limiter.budget_ma,
+            "loops": app.loops, "errors": app.errors, "overflows": app.overflows}
+
+
+def cmd_brightness(app, rid, req, now):
+    # type: (App, object, dict, int) -> dict
+    v = req.get("value")
+    if v is not None:
+        if isinstance(v, bool) or not isinstance(v, int) or v < 1 or v > 100:
+            raise ProtocolError("bad_args", "value must be a percentage 1..100")
+        app.limiter.set_brightness(v)
+    return {"value": app.limiter.brightness}
+
+
+def cmd_theme(app, rid, req, now):
+    # type: (App, object, dict, int) -> dict
+    v = req.get("name")
+    if v is not None:
+        if v not in ("plain", "wooden"):
+            raise ProtocolError("bad_args", "name must be plain or wooden")
+        app.theme = v
+    return {"name": app.theme}
+
+
+def cmd_stats(app, rid, req, now):
+    # type: (App, object, dict, int) -> dict
+    """The games played, and the board's own figures since start-up (measured on the device, so a
+    real board checks the estimates published from the simulator)."""
+    import gc
+    from pegfw.app import MEM_FREE
+
+    gc.collect()  # the free heap after a collection: what the game really leaves
+    st = app.store
+    return {"games": st.games, "wins": st.wins, "best": st.best or None, "nvm_writes": st.writes,
+            "nvm_erases": st.erases, "corrupt_record_ignored": st.corrupt,
+            "free_heap": MEM_FREE() if MEM_FREE else None, "free_heap_lowest": app.free_heap_low,
+            "longest_pass_ms": app.longest_pass_ms, "last_hint_ms": app.hint_ms, "loops": app.loops,
+            "errors": app.errors}
+
+
+def cmd_selftest(app, rid, req, now):
+    # type: (App, object, dict, int) -> dict
+    secs = req.get("seconds")
+    if secs is None:  # null is the same as absent, for every argument
+        secs = 10
+    if isinstance(secs, bool) or not isinstance(secs, int) or secs < 1 or secs > 300:
+        raise ProtocolError("bad_args", "seconds must be 1..300")
+    app.check_idle()  # not in _not_busy: a selftest is for any pegs, a game or not
+    app.shows.load("selftest", "pegfw.show_chase", "ChaseShow", (app.board.holes, now), now + secs * 1000)
+    return {"seconds": secs, "pegs": holes_of(app.sensed), "pixels": app.board.holes}
+
+
+RESET_DELAY_MS = 200  # the reply's time to reach the host before USB goes away
+
+
+def cmd_reset(app, rid, req, now):
+    # type: (App, object, dict, int) -> dict
+    """A hard reset shortly after the reply (pegboard deploy: the new files, boot.py included,
+    take effect; on-demand modules never mix old and new code)."""
+    if getattr(app.hw, "reset", None) is None:
+        raise ProtocolError("not_supported", "this board cannot reset itself: press its reset button")
+    app.reset_at = now + RESET_DELAY_MS
+    return {"in_ms": RESET_DELAY_MS}
