@@ -17,7 +17,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from bench.core import _micropython
+from bench.core import micropython_vm
 from bench.util import RP2040_FACTOR, figure
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -60,7 +60,7 @@ def _best_run(drive: Path, lib: str) -> dict[str, int]:
     for _ in range(RUNS):  # the least disturbed process: this machine has slow spells
         r, w = os.pipe()  # stdin kept open and empty: no pins or host bytes arrive
         try:
-            p = subprocess.run([_micropython(), "-X", "heapsize=256K", str(ROOT / "bench/mp/boot_bench.py"),
+            p = subprocess.run([micropython_vm(), "-X", "heapsize=256K", str(ROOT / "bench/mp/boot_bench.py"),
                                 str(fakes), str(drive), lib], stdin=r, capture_output=True, text=True,
                                timeout=120, env=_env(drive), cwd=str(drive))
         finally:
@@ -105,7 +105,7 @@ def _figures(kind: str, got: dict[str, int], extra: dict[str, Any]) -> dict[str,
 
 
 def run() -> dict[str, Any]:
-    from pegboard.sim.simulator import _lib_dir
+    from pegboard.sim.firmware_child import lib_dir as _lib_dir
 
     lib = _lib_dir()  # what CircuitPython has built in (adafruit_pixelbuf)
     out: dict[str, Any] = {}

@@ -25,10 +25,10 @@ def _plain_count(board: Board, mask: int) -> int:
 
 
 def _enumerate_all(board: Board) -> int:
-    from pegboard.cmd_solve import _all_solutions
+    from pegboard.cmd_solve import all_solutions
 
     solver = Solver(board)
-    return sum(1 for e in range(1, 16) for _ in _all_solutions(board, solver, start_mask(board, e)))
+    return sum(1 for e in range(1, 16) for _ in all_solutions(board, solver, start_mask(board, e)))
 
 
 def _t7_solvable() -> int:
@@ -39,7 +39,7 @@ def _t7_solvable() -> int:
     return sum(1 for e in range(1, b.holes + 1) if solver.solvable(start_mask(b, e)))
 
 
-def _micropython() -> str:
+def micropython_vm() -> str:
     here = Path(sys.executable).parent / "micropython"
     return str(here) if here.exists() else "micropython"
 
@@ -78,7 +78,7 @@ def _hint_vm(vm: str) -> dict[str, int]:
 def _device() -> dict[str, Any]:
     from pegboard.sim import chipvm
 
-    unix = _hint_vm(_micropython())  # timings: on the VM the RP2040 factor was measured against
+    unix = _hint_vm(micropython_vm())  # timings: on the VM the RP2040 factor was measured against
     try:
         built = chipvm.build()
         chip = _hint_vm(str(built.path))

@@ -14,8 +14,8 @@ from typing import Any
 
 from pegboard.sim import chipvm
 from bench.util import RP2040_FACTOR, figure
-from bench.core import _micropython
-from pegboard.sim.simulator import _lib_dir
+from bench.core import micropython_vm
+from pegboard.sim.firmware_child import lib_dir as _lib_dir
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -45,7 +45,7 @@ def run_scenario(lib: str, mode: str, vm: str | None = None, heap_kb: int | None
     env = {k: v for k, v in os.environ.items() if not k.startswith("PEGBOARD_")}
     for k, v in SETTINGS.items():  # the chip VM's os.getenv reads values as settings.toml has them
         env[k] = json.dumps(v) if vm else v
-    cmd = [vm or _micropython(), "-X", "heapsize=%dK" % heap_kb, str(ROOT / "bench/mp/firmware_bench.py"),
+    cmd = [vm or micropython_vm(), "-X", "heapsize=%dK" % heap_kb, str(ROOT / "bench/mp/firmware_bench.py"),
            str(ROOT), lib, mode]
     p = subprocess.run(cmd, cwd=ROOT / "firmware", env=env, capture_output=True, text=True, timeout=300)
     if p.returncode != 0:

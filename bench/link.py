@@ -1,5 +1,5 @@
 """Link figures with the simulated board in its own process (`pegboard sim`), as a host sees it:
-protocol round trip and commands per second through the Board client, sensor events per second
+protocol round trip and commands per second through the BoardClient, sensor events per second
 from the control port without loss, reconnect after replug, and the highest LED current of any
 frame in a scripted game and a demo."""
 
@@ -18,7 +18,7 @@ import tty
 from typing import Any
 
 from bench.util import figure
-from pegboard.client import Board
+from pegboard.client import BoardClient
 from pegcore.geometry import Board as Geometry, start_mask
 from pegcore.solver import Solver
 
@@ -56,7 +56,7 @@ class SimProcess:
         self.p.wait(10)
 
 
-def _events(sim: SimProcess, board: Board, seconds: float = 3.0) -> tuple[float, int, int]:
+def _events(sim: SimProcess, board: BoardClient, seconds: float = 3.0) -> tuple[float, int, int]:
     sim.control("fill", empty=1)
     sim.control("wait_idle")
     board.poll(0.3)
@@ -73,7 +73,7 @@ def _events(sim: SimProcess, board: Board, seconds: float = 3.0) -> tuple[float,
     return rate, n, len(got)
 
 
-def _round_trips(board: Board, cmd: str, n: int) -> list[float]:
+def _round_trips(board: BoardClient, cmd: str, n: int) -> list[float]:
     times = []
     for _ in range(n):
         t = time.perf_counter()
@@ -87,7 +87,7 @@ def run() -> dict[str, Any]:
     link = os.path.join(tempfile.mkdtemp(prefix="pegboard-bench-"), "board")
     sim = SimProcess("--link", link)
     try:
-        board = Board(link, reconnect=5).open()  # the stable link, as udev gives a real board
+        board = BoardClient(link, reconnect=5).open()  # the stable link, as udev gives a real board
         board.request("state")
         times = _round_trips(board, "state", 1000)
         out["round_trip_median"] = figure(statistics.median(times) * 1e3, "ms", 2,

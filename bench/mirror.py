@@ -15,7 +15,7 @@ from pegcore.solver import Solver
 
 
 async def _game() -> list[float]:
-    from pegboard.client import Board
+    from pegboard.client import BoardClient
     from pegboard.sim import Simulator
     from pegboard.tui import BoardApp
 
@@ -25,7 +25,7 @@ async def _game() -> list[float]:
     with Simulator() as sim:
         sim.control("fill", empty=1)
         sim.control("wait_idle")
-        app = BoardApp(Board(sim.data_path))  # a mirror: the hand is not the app's
+        app = BoardApp(BoardClient(sim.data_path))  # a mirror: the hand is not the app's
         async with app.run_test(size=(80, 24)) as pilot:
             while app.state.get("mode") != "play":
                 await pilot.pause(0.02)

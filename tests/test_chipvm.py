@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from pegboard.sim import chipvm
-from pegboard.sim.simulator import _lib_dir
+from pegboard.sim.firmware_child import lib_dir as _lib_dir
 
 
 def run(vm, tmp_path, src, *args, env=None):

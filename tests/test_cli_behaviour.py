@@ -11,7 +11,7 @@ import time
 import pytest
 
 from pegboard.cli import build_parser
-from pegboard.client import Board
+from pegboard.client import BoardClient
 from pegboard.solution_file import MAX_BYTES, SolutionError, load_solution
 
 
@@ -58,7 +58,7 @@ def test_board_refusals_count_moves_from_1(sim, capsys):
     from pegboard.boardargs import fail
     from pegboard.client import BoardError
 
-    with Board(sim.data_path) as b:
+    with BoardClient(sim.data_path) as b:
         with pytest.raises(BoardError) as e:
             b.request("demo", moves=[[1, 2, 4], [1, 2, 4]])  # the board's hole 4 is empty
     assert fail(e.value) == 1
@@ -67,7 +67,7 @@ def test_board_refusals_count_moves_from_1(sim, capsys):
     obj = json.loads(capsys.readouterr().out)
     assert obj["error"] == "illegal_move" and obj["move"] == 2 and obj["message"].startswith("move 2 ")
     # an argument the board refuses is bad input (2); a board that says no otherwise is 1
-    with Board(sim.data_path) as b:
+    with BoardClient(sim.data_path) as b:
         with pytest.raises(BoardError) as e:
             b.request("brightness", value=0)
     assert e.value.code == "bad_args" and fail(e.value) == 2
@@ -83,7 +83,7 @@ def test_a_file_for_another_board_size_names_both_sizes(sim, tmp_path, cli):
             code, _, err = cli(cmd, str(f), "--port", sim.data_path)
             assert code == 2
             assert "is for %d rows (%d holes); this board has 5 rows (15 holes)" % (rows, holes) in err
-    with Board(sim.data_path) as b:
+    with BoardClient(sim.data_path) as b:
         assert b.request("state")["mode"] == "play"  # nothing was sent
 
 
@@ -117,7 +117,7 @@ def test_ctrl_c_or_kill_stops_what_the_command_started(sim, argv, what, sig):
     p.send_signal(sig)
     _out, err = p.communicate(timeout=10)
     assert p.returncode == 130 and "stopped the %s on the board" % what in err and "Traceback" not in err
-    with Board(sim.data_path) as b:
+    with BoardClient(sim.data_path) as b:
         assert b.request("state")["mode"] == "play"
         assert b.request("stop")["stopped"] is None  # nothing was left running
 

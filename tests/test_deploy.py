@@ -44,14 +44,14 @@ def deploy(capsys, *argv: str) -> tuple[int, str, str]:
 
 
 def test_fresh_drive_plays_and_a_redeploy_keeps_settings_and_restarts(capsys, tmp_path):
-    from pegboard.client import Board as Client
+    from pegboard.client import BoardClient
 
     d = fresh_drive(tmp_path)
     code, out, _ = deploy(capsys, "--drive", str(d), "--board", "pico", "--no-restart", "--py")
     assert code == 0, out
     assert "added PEGBOARD_ROWS" in out and "press its RESET button" in out
     with Simulator(firmware=d) as sim:
-        with Client(sim.data_path) as c:
+        with BoardClient(sim.data_path) as c:
             st = play_a_solution(sim, c)
             assert st["mode"] == "over" and len(st["pegs"]) == 1 and len(st["moves"]) == 13
             assert st["brightness"] == 40
@@ -64,7 +64,7 @@ def test_fresh_drive_plays_and_a_redeploy_keeps_settings_and_restarts(capsys, tm
         assert (d / "settings.toml").read_text() == before  # nothing missing: not one byte changed
         until(lambda: sim.resets >= 1, 10, "the board to restart")
         assert sim.resets == 1
-        with Client(sim.data_path) as c:
+        with BoardClient(sim.data_path) as c:
             assert state_when(c)["brightness"] == 70  # the restarted board read them
 
 
@@ -72,7 +72,7 @@ def test_pegboard_sim_runs_a_deployed_drive(capsys, tmp_path):
     import signal
     import sys
 
-    from pegboard.client import Board as Client
+    from pegboard.client import BoardClient
 
     d = fresh_drive(tmp_path)
     assert deploy(capsys, "--drive", str(d), "--board", "pico", "--no-restart", "--py")[0] == 0
@@ -81,7 +81,7 @@ def test_pegboard_sim_runs_a_deployed_drive(capsys, tmp_path):
     try:
         line = p.stdout.readline()  # type: ignore[union-attr]
         assert line.startswith("data: "), line
-        with Client(line.split(": ", 1)[1].strip(), timeout=10) as c:
+        with BoardClient(line.split(": ", 1)[1].strip(), timeout=10) as c:
             assert c.request("info")["hint_table"] is True
     finally:
         p.send_signal(signal.SIGINT)
@@ -112,11 +112,11 @@ def test_only_the_chips_files_are_copied(capsys, tmp_path):
 
 def test_the_deployed_drive_answers_every_request_kind(capsys, tmp_path):
     # the on-demand modules (demo, watch, solve, info) load from what deploy copied
-    from pegboard.client import Board as Client
+    from pegboard.client import BoardClient
 
     d = fresh_drive(tmp_path)
     assert deploy(capsys, "--drive", str(d), "--no-restart", "--py")[0] == 0
-    with Simulator(firmware=d) as sim, Client(sim.data_path) as c:
+    with Simulator(firmware=d) as sim, BoardClient(sim.data_path) as c:
         sim.control("fill", empty=5)
         sim.control("wait_idle")
         assert c.request("info")["hint_table"] is True

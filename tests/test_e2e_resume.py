@@ -5,7 +5,7 @@ last move made while the firmware hangs): the game comes back with every move, s
 import pytest
 from support import back_after, hand, runtimes, state_when
 
-from pegboard.client import Board
+from pegboard.client import BoardClient
 from pegboard.sim import Simulator
 from pegcore.geometry import Board as Geometry, start_mask
 from pegcore.solver import Solver
@@ -21,7 +21,7 @@ def sim(request):
 
 def test_cuts_and_a_hang_at_every_kind_of_point_lose_no_move(sim):
     sol = [G.move_of(j) for j in Solver(G).solution(start_mask(G, 6))]
-    with Board(sim.data_path, reconnect=10) as b:
+    with BoardClient(sim.data_path, reconnect=10) as b:
         b.request("info")
         sim.control("fill", empty=6)
         sim.control("wait_idle")
@@ -75,7 +75,7 @@ def test_cuts_and_a_hang_at_every_kind_of_point_lose_no_move(sim):
 def test_the_client_reports_moves_missed_while_unplugged(tmp_path):
     link = str(tmp_path / "pegboard")
     with Simulator(link=link) as sim:
-        b = Board(link, reconnect=5).open()
+        b = BoardClient(link, reconnect=5).open()
         sim.control("fill", empty=1)
         sim.control("wait_idle")
         hand(sim, ("lift", 4), ("place", 1), ("lift", 2))

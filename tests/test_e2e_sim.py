@@ -1,5 +1,5 @@
 """End to end: the unchanged firmware in the simulated device (CPython and the MicroPython VM),
-real ptys, real pyserial, the host's Board client, and the virtual hand on the control port."""
+real ptys, real pyserial, the host's BoardClient, and the virtual hand on the control port."""
 
 import json
 import os
@@ -9,7 +9,7 @@ import pytest
 import serial
 from support import RUNTIMES, jump, runtimes, state_when, until
 
-from pegboard.client import Board, BoardError
+from pegboard.client import BoardClient, BoardError
 from pegboard.sim import SimError, Simulator
 from pegcore.geometry import Board as Geometry, start_mask
 from pegcore.rules import legal_jumps
@@ -29,7 +29,7 @@ def events_of(board, name):
 
 
 def test_boot_info_and_a_whole_game_by_hand(sim):
-    with Board(sim.data_path) as b:
+    with BoardClient(sim.data_path) as b:
         info = b.request("info")
         assert info["protocol"] == 1 and info["holes"] == 15 and info["runtime"] == {"chip": "micropython"}.get(sim.runtime, sim.runtime)
         assert info["hint_table"] is True
@@ -54,7 +54,7 @@ def test_boot_info_and_a_whole_game_by_hand(sim):
 
 
 def test_hint_lights_three_colours_and_demo_runs(sim):
-    with Board(sim.data_path) as b:
+    with BoardClient(sim.data_path) as b:
         sim.control("fill", empty=1)
         sim.control("wait_idle")
         h = b.request("hint")
@@ -73,7 +73,7 @@ def test_hint_lights_three_colours_and_demo_runs(sim):
 
 
 def test_button_press_gives_a_hint_event(sim):
-    with Board(sim.data_path) as b:
+    with BoardClient(sim.data_path) as b:
         sim.control("fill", empty=4)
         sim.control("wait_idle")
         b.poll(0.2)
@@ -84,7 +84,7 @@ def test_button_press_gives_a_hint_event(sim):
 
 
 def test_power_cycle_mid_game_resumes(sim):
-    with Board(sim.data_path) as b:
+    with BoardClient(sim.data_path) as b:
         sim.control("fill", empty=1)
         sim.control("wait_idle")
         jump(sim, [4, 2, 1])
@@ -98,7 +98,7 @@ def test_power_cycle_mid_game_resumes(sim):
 
 def test_hung_loop_is_reset_by_the_watchdog():
     with Simulator() as sim:
-        with Board(sim.data_path) as b:
+        with BoardClient(sim.data_path) as b:
             b.request("info")
             sim.control("fill", empty=1)
             sim.control("wait_idle")
@@ -112,7 +112,7 @@ def test_hung_loop_is_reset_by_the_watchdog():
 def test_unplug_and_replug_reconnects(tmp_path):
     link = str(tmp_path / "pegboard")
     with Simulator(link=link) as sim:
-        b = Board(link, reconnect=5).open()
+        b = BoardClient(link, reconnect=5).open()
         assert b.request("info")["protocol"] == 1
         sim.control("fill", empty=1)
         sim.control("wait_idle")
@@ -133,7 +133,7 @@ def test_fuzzed_lines_each_get_one_reply_and_change_nothing():
     with Simulator() as sim:
         sim.control("fill", empty=1)
         sim.control("wait_idle")
-        with Board(sim.data_path) as b:
+        with BoardClient(sim.data_path) as b:
             before = b.request("state")
         s = serial.Serial(sim.data_path, timeout=3)
         junk = [b"\xff\xfe\xfd", b"{", b"[]", b'{"cmd":null}', b'{"cmd":"nope"}', b"x" * 700,
@@ -159,7 +159,7 @@ def test_fuzzed_lines_each_get_one_reply_and_change_nothing():
         assert len(replies) == sent
         assert all(r["ok"] is False for r in replies)
         s.close()
-        with Board(sim.data_path) as b:
+        with BoardClient(sim.data_path) as b:
             after = b.request("state")
         assert after["pegs"] == before["pegs"] and after["moves"] == before["moves"]
 
@@ -188,7 +188,7 @@ def chip_ok(sim):
 
 
 def test_watch_runs_and_steps(sim):
-    with Board(sim.data_path) as b:
+    with BoardClient(sim.data_path) as b:
         sim.control("fill", empty=1)
         sim.control("wait_idle")
         assert b.request("watch", speed=10)["speed"] == 10
@@ -210,7 +210,7 @@ def test_hints_on_hand_placed_pegs_of_every_size(sim):
     import random
 
     rng = random.Random(7)
-    with Board(sim.data_path) as b:
+    with BoardClient(sim.data_path) as b:
         for n in range(0, 16):
             pegs = sorted(rng.sample(range(1, 16), n))
             sim.control("set", pegs=pegs)
@@ -227,7 +227,7 @@ def test_hints_on_hand_placed_pegs_of_every_size(sim):
 def test_solve_with_every_finish_hole(sim):
     from test_core_reference import FINISHES
 
-    with Board(sim.data_path) as b:
+    with BoardClient(sim.data_path) as b:
         for empty in (4,):  # (every start: test_fw_app)
             sim.control("fill", empty=empty)
             sim.control("wait_idle")

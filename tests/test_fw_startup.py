@@ -139,11 +139,11 @@ def documented_shift_wiring() -> list[tuple[int, str]]:
 
 
 def _each_hole_reads_right(wiring):
-    from pegboard.client import Board as Client
+    from pegboard.client import BoardClient
 
     path = ROOT / "hardware/boards/shift-74hc165.toml"
     wrong = []
-    with Simulator(settings=path, shift_wiring=wiring) as sim, Client(sim.data_path) as c:
+    with Simulator(settings=path, shift_wiring=wiring) as sim, BoardClient(sim.data_path) as c:
         sim.control("wait_idle")
         for hole in range(1, 16):
             sim.control("set", pegs=[hole])
@@ -168,10 +168,10 @@ def test_74hc165_wired_in_input_order_reads_wrong_holes():
 
 
 def test_a_button_blip_shorter_than_the_debounce_is_no_press():
-    from pegboard.client import Board as Client
+    from pegboard.client import BoardClient
     from pegboard.client import BoardError
 
-    with Simulator() as sim, Client(sim.data_path) as c:
+    with Simulator() as sim, BoardClient(sim.data_path) as c:
         sim.control("fill", empty=4)
         sim.control("wait_idle")
         c.poll(0.2)
@@ -193,14 +193,14 @@ def test_without_the_neopixel_library_the_crash_code_still_blinks(tmp_path):
     shutil.copytree(ROOT / "firmware", fw, ignore=shutil.ignore_patterns("__pycache__"))
     import pegboard.sim.simulator as simulator
 
-    real = simulator._lib_dir
+    real = simulator.lib_dir
 
     def builtin_only() -> str:
         d = real()
         Path(d, "neopixel.py").unlink()
         return d
 
-    simulator._lib_dir = builtin_only
+    simulator.lib_dir = builtin_only
     try:
         with Simulator(firmware=fw) as sim:
             console = console_line(sim, "cannot start the hardware")
@@ -208,4 +208,4 @@ def test_without_the_neopixel_library_the_crash_code_still_blinks(tmp_path):
             red_blink(sim)
             assert sim.control("status")["running"]
     finally:
-        simulator._lib_dir = real
+        simulator.lib_dir = real

@@ -50,9 +50,9 @@ def test_board_file_is_valid_and_uses_real_distinct_pins(path):
 @pytest.mark.parametrize("path", BOARD_FILES, ids=lambda p: p.name)
 def test_board_file_plays_a_full_game_in_the_simulator(path):
     with Simulator(settings=path, board=board_id(path)) as sim:
-        from pegboard.client import Board as Client
+        from pegboard.client import BoardClient
 
-        with Client(sim.data_path) as c:
+        with BoardClient(sim.data_path) as c:
             assert c.request("info")["sensors"] == read_settings(path)["PEGBOARD_SENSORS"]
             st = play_a_solution(sim, c)
             assert st["mode"] == "over" and len(st["pegs"]) == 1 and len(st["moves"]) == 13

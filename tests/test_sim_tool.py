@@ -110,7 +110,7 @@ def test_without_a_terminal_the_demonstration_prints_the_true_position_after_eac
     so the board's demonstration (about a second a move) is short."""
     from pegcore.geometry import Board as Geometry, start_mask
     from pegcore.solver import Solver
-    from pegboard.client import Board
+    from pegboard.client import BoardClient
     from pegboard.cmd_ui import _scripted_show
     from pegboard.render import render_board
     from pegboard.sim import Simulator
@@ -118,7 +118,7 @@ def test_without_a_terminal_the_demonstration_prints_the_true_position_after_eac
     g = Geometry(5)
     mask = start_mask(g, 5)
     jumps = Solver(g).solution(mask)
-    with Simulator() as sim, Board(sim.data_path) as board:
+    with Simulator() as sim, BoardClient(sim.data_path) as board:
         sim.control("fill", empty=5)
         sim.control("wait_idle")
         for j in jumps[:10]:

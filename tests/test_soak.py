@@ -68,12 +68,12 @@ def test_10000_games_of_hypothesis_hands(game):
 
 
 def test_power_cycles_at_random_points_lose_no_game():
-    from pegboard.client import Board as Client
+    from pegboard.client import BoardClient
     from pegboard.sim import Simulator
 
     rnd = random.Random(7)
     with Simulator() as sim:
-        c = Client(sim.data_path, reconnect=5).open()
+        c = BoardClient(sim.data_path, reconnect=5).open()
         for game in range(5):
             sim.control("fill", empty=1)
             sim.control("wait_idle")
@@ -117,13 +117,13 @@ def sim_soak(runtime, games, seed, hangs=True):
     """The simulated board on `runtime`: random games by the virtual hand with stray hovers,
     power cuts and hangs at random steps (mid-jump and with pegs in the hand included), and bursts
     of requests written while the game goes on; each game checked from the board's state."""
-    from pegboard.client import Board as Client
+    from pegboard.client import BoardClient
     from pegboard.sim import Simulator
     from pegcore.rules import holes_of
 
     rnd = random.Random(seed)
     with Simulator(runtime=runtime) as sim:
-        c = Client(sim.data_path, reconnect=10).open()
+        c = BoardClient(sim.data_path, reconnect=10).open()
         resets = 0
 
         def back():  # (a game may have ended: the board need not be in one)
@@ -168,7 +168,7 @@ def sim_soak(runtime, games, seed, hangs=True):
                     resets += 1
                     back()
                 if rnd.random() < 0.1:  # a burst of requests while the game goes on
-                    c.ser.write(b'{"cmd":"stats"}\n' * 200)
+                    c.link.write(b'{"cmd":"stats"}\n' * 200)
                 mask ^= B.flip[j]
                 made.append(B.move_of(j))
             st = state_when(c, lambda st: st["mode"] in ("over", "setup"), 20, "the game to end")

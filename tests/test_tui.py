@@ -8,7 +8,7 @@ import time
 from pegcore.geometry import Board as Geometry, start_mask
 from pegcore.solver import Solver
 
-from pegboard.client import Board
+from pegboard.client import BoardClient
 from pegboard.sim import Simulator
 from pegboard.tui import BoardApp
 from pegboard.words import batch_text, event_text
@@ -43,7 +43,7 @@ def _label(app, hole):
 def test_mirror_follows_moves_made_by_hand_with_no_key_pressed():
     async def scenario():
         with _filled_sim() as sim:
-            app = BoardApp(Board(sim.data_path))  # a mirror: no hand, the pegs move on the "board"
+            app = BoardApp(BoardClient(sim.data_path))  # a mirror: no hand, the pegs move on the "board"
             async with app.run_test(size=SIZE) as pilot:
                 await _until(pilot, lambda: app.state.get("mode") == "play", "the first state")
                 assert _label(app, 1) == "○1" and _label(app, 4) == "●4"
@@ -86,7 +86,7 @@ def test_whole_game_to_a_win_by_clicks_at_80x24():
 
     async def scenario():
         with Simulator() as sim:
-            app = BoardApp(Board(sim.data_path), hand=sim.control)
+            app = BoardApp(BoardClient(sim.data_path), hand=sim.control)
             async with app.run_test(size=SIZE) as pilot:
                 await _until(pilot, lambda: app.state.get("mode") == "setup", "the empty board")
                 assert "setting up" in str(app.query_one("#status").render())
@@ -114,7 +114,7 @@ def test_whole_game_to_a_win_by_clicks_at_80x24():
 def test_layout_at_80x24_shows_every_footer_key_and_the_whole_solution_browser():
     async def scenario():
         with _filled_sim() as sim:
-            app = BoardApp(Board(sim.data_path), hand=sim.control)
+            app = BoardApp(BoardClient(sim.data_path), hand=sim.control)
             async with app.run_test(size=SIZE) as pilot:
                 await _until(pilot, lambda: app.state.get("mode") == "play", "the first state")
                 shown = [b for b in app.BINDINGS if b.show]
@@ -154,7 +154,7 @@ def test_layout_at_80x24_shows_every_footer_key_and_the_whole_solution_browser()
 def test_quitting_with_ctrl_c_stops_the_demo_the_ui_started():
     async def scenario():
         with _filled_sim() as sim:
-            board = Board(sim.data_path)
+            board = BoardClient(sim.data_path)
             app = BoardApp(board, hand=sim.control)
             async with app.run_test(size=SIZE) as pilot:
                 await _until(pilot, lambda: app.state.get("mode") == "play", "the first state")
@@ -162,7 +162,7 @@ def test_quitting_with_ctrl_c_stops_the_demo_the_ui_started():
                 await _until(pilot, lambda: "demo 1:" in _log(app), "the demo's first step")
                 assert app.state["mode"] == "demo"
                 await pilot.press("ctrl+c")  # quits, as Ctrl-C does in every command
-            with Board(sim.data_path) as b:
+            with BoardClient(sim.data_path) as b:
                 assert b.request("state")["mode"] == "play"
 
     asyncio.run(scenario())
@@ -177,7 +177,7 @@ def test_rows_come_from_the_board(tmp_path):
     async def scenario():
         with Simulator(settings=settings) as sim:
             sim.control("fill", empty=21)
-            app = BoardApp(Board(sim.data_path), hand=sim.control)
+            app = BoardApp(BoardClient(sim.data_path), hand=sim.control)
             async with app.run_test(size=SIZE) as pilot:
                 await _until(pilot, lambda: app.info.get("rows") == 6, "info")
                 await _until(pilot, lambda: len(app.query(".hole")) == 21, "21 holes")

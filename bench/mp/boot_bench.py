@@ -16,9 +16,7 @@ import _sim  # noqa: E402
 for _m in ("adafruit_pixelbuf", "board", "digitalio", "keypad", "microcontroller", "neopixel_write", "supervisor",
            "usb_cdc"):
     __import__(_m)
-import usb_cdc  # noqa: E402
-
-usb_cdc._boot_done()
+_sim.boot_done()  # boot.py has run: the data port is what it enabled
 first = [0]
 
 

@@ -29,8 +29,7 @@ sys.path[:0] = [ROOT + "/firmware", ROOT + "/host/pegboard/sim/device", LIB, ROO
 # adafruit_pixelbuf (a C module in CircuitPython, a Python library here). No simulator process is
 # listening: the fakes neither read nor send.
 import _sim
-_sim._lines = lambda: []
-_sim.send = lambda obj: None
+_sim.detach()
 import board, digitalio, keypad, microcontroller, supervisor, usb_cdc, neopixel_write, adafruit_pixelbuf  # noqa
 import json, binascii, os  # noqa: E401,F401 (C modules on the chip and the chip VM)
 try:

@@ -21,7 +21,7 @@ import threading
 import time
 from typing import Any, Callable
 
-from pegboard.client import Board, BoardError
+from pegboard.client import BoardClient, BoardError
 
 # how long the firmware shows a hint (pegfw.shows.HintShow: 4 s, +1.2 s when lost)
 HINT_SHOW_S = 5.4
@@ -30,7 +30,7 @@ POLL_S = 0.03
 
 
 class BoardLink(threading.Thread):
-    def __init__(self, board: Board, post: Callable[[tuple[Any, ...]], None],
+    def __init__(self, board: BoardClient, post: Callable[[tuple[Any, ...]], None],
                  hand: Callable[..., dict[str, Any]] | None = None) -> None:
         super().__init__(name="pegboard-link", daemon=True)
         self.board = board

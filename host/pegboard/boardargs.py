@@ -10,11 +10,12 @@ import stat
 import sys
 from typing import Any, Iterator
 
-from pegcore.geometry import Board as Geometry
+from pegcore.geometry import Board
 from pegcore.rules import mask_of
 
-from pegboard.client import Board, BoardError, NoBoard
+from pegboard.client import BoardClient, BoardError, NoBoard
 from pegboard.render import render_board
+from pegboard.serial_link import SerialLink
 
 
 PORT_HELP = "serial device path or pyserial URL (default: a plugged-in board, else a running `pegboard sim`)"
@@ -25,15 +26,15 @@ def add_port(p: argparse.ArgumentParser) -> None:
     p.add_argument("--json", action="store_true", help="machine-readable output")
 
 
-def connect(args: argparse.Namespace) -> Board:
-    """The board on --port, else a plugged-in board, else a running `pegboard sim`. Raises
-    UsageError for a port that cannot be a board, NoBoard when none is there."""
+def open_link(args: argparse.Namespace) -> SerialLink:
+    """The port on --port, else a plugged-in board's, else a running `pegboard sim`'s, opened.
+    Raises UsageError for a port that cannot be a board, NoBoard when none is there."""
     from pegboard.ports import find_board_or_sim
 
     if args.port is not None:
         check_port(args.port)
     try:
-        return Board(args.port, finder=find_board_or_sim).open()
+        return SerialLink(args.port, finder=find_board_or_sim).open()
     except NoBoard as e:
         if args.port is None and str(e).startswith("no board found"):
             raise NoBoard("no board found: plug one in, start the simulated one (`pegboard sim`), or give "
@@ -44,6 +45,11 @@ def connect(args: argparse.Namespace) -> Board:
                           "can hold the board: to watch it beside others, run `pegboard monitor` and let "
                           "the others go through its tap" % port, "busy_port") from None
         raise
+
+
+def connect(args: argparse.Namespace) -> BoardClient:
+    """A protocol client on `open_link(args)`."""
+    return BoardClient(link=open_link(args))
 
 
 def check_port(port: str) -> None:
@@ -104,7 +110,7 @@ BAD_INPUT_CODES = ("bad_args", "bad_json", "line_too_long")
 
 
 @contextlib.contextmanager
-def stopped_on_interrupt(board: Board, what: str) -> Iterator[None]:
+def stopped_on_interrupt(board: BoardClient, what: str) -> Iterator[None]:
     """Ctrl-C while following something this command started on the board (a demo, guide, solver
     show or self-test) stops it there too, then ends the command (exit status 130)."""
     try:
@@ -122,7 +128,7 @@ def describe_state(state: dict[str, Any]) -> str:
     """A player's view of a state reply: the board, the mode, the moves so far."""
     holes = len(state.get("lights") or []) or 15
     rows = next(r for r in range(4, 9) if r * (r + 1) // 2 >= holes)
-    g = Geometry(rows)
+    g = Board(rows)
     marks = {h: "✕" for h in state.get("illegal", [])}
     marks.update({h: "◎" for h in state.get("landing", [])})
     lines = [render_board(g, mask_of(state.get("pegs", [])), marks)]

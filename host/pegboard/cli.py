@@ -16,7 +16,7 @@ import os
 import signal
 import sys
 import threading
-from typing import Any, Iterator
+from typing import Any, Iterator, Protocol
 
 from pegboard import __version__
 
@@ -46,13 +46,23 @@ EXIT_STATUS_UNTIL_STOPPED = ("exit status: 0 quit or stopped by Ctrl-C, 1 no boa
                              "2 bad usage or input")
 
 
+class Subcommands(Protocol):
+    """What each command module's `register(sub)` is given: argparse's subparsers action (whose
+    class argparse keeps private)."""
+
+    def add_parser(self, name: str, **kwargs: Any) -> argparse.ArgumentParser: ...
+
+
 class _Parser(argparse.ArgumentParser):
+    """Every command's parser (argparse makes subparsers of the parent's class): --json errors,
+    and the exit codes at the end of each command's --help."""
+
     json_errors = False  # set by main when --json is on the command line
-    made: list[argparse.ArgumentParser] = []  # every parser built (subcommands' too): each gets the epilog
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
+        if not kwargs.get("epilog"):
+            kwargs["epilog"] = EXIT_STATUS
         super().__init__(*args, **kwargs)
-        _Parser.made.append(self)
 
     def error(self, message: str) -> None:  # type: ignore[override]
         if self.json_errors:
@@ -69,15 +79,12 @@ def _json_failure(code: str, message: str) -> None:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    _Parser.made = []
-    parser = _Parser(prog="pegboard", description="Play, mirror, solve and debug the lit peg solitaire board.")
+    parser = _Parser(prog="pegboard", description="Play, mirror, solve and debug the lit peg solitaire board.",
+                     epilog=argparse.SUPPRESS)  # the exit codes are each command's
     parser.add_argument("--version", action="version", version="pegboard " + __version__)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     for name in COMMANDS:
         importlib.import_module("pegboard." + name).register(sub)
-    for p in _Parser.made[1:]:  # the subcommands' parsers, at any depth
-        if not p.epilog:
-            p.epilog = EXIT_STATUS
     return parser
 
 

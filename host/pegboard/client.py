@@ -1,168 +1,101 @@
-"""A client for the board's serial protocol v1 (docs/protocol.md) over any pyserial URL or
-device path: request/reply with ids and timeouts, the event stream with sequence-gap detection and
-automatic resync, and reconnection after the cable is pulled."""
+"""The protocol client for the board's serial protocol v1 (docs/protocol.md): requests with ids and
+timeouts, their replies, the event stream with sequence-gap detection, and resync after a gap, a
+restart or a reconnect. The bytes travel over a `SerialLink` (pegboard.serial_link), which opens
+the port and reconnects after the cable is pulled."""
 
 from __future__ import annotations
 
 import itertools
 import json
-import termios
 import time
 from collections import deque
 from typing import Any, Callable, Iterator
 
-import serial
-
+from pegboard.board_errors import BoardError, NoBoard
 from pegboard.ports import find_data_port
+from pegboard.serial_link import SerialLink
 
-LINK_ERRORS = (serial.SerialException, OSError, termios.error)
-
-
-class BoardError(Exception):
-    """The board answered with an error, or did not answer."""
-
-    def __init__(self, message: str, code: str = "no_reply", reply: dict[str, Any] | None = None) -> None:
-        super().__init__(message)
-        self.code = code
-        self.reply = reply or {}
+__all__ = ["BoardClient", "BoardError", "NoBoard", "resync_event"]
 
 
-class NoBoard(BoardError):
-    pass
-
-
-class Board:
+class BoardClient:
     """The lit board (or the simulated one) on a serial port.
 
-    `port`: a device path or pyserial URL; None finds a plugged-in board. Events that arrive
-    while waiting for a reply are kept for `events()`.
+    `port`: a device path or pyserial URL; None finds a plugged-in board (`finder`). `link`: an
+    opened SerialLink to use instead. Events that arrive while waiting for a reply are kept for
+    `poll()` and `events()`.
 
     The client keeps what it knows of the game (`known`: from `state` replies and the events
     since). A gap in event sequence numbers, a restarted board (seq back to 1) or a reconnect after
-    the cable was pulled makes it ask `state` and report what changed meanwhile as a synthetic
-    event: {"event": "resync", "reason": "gap"|"rebooted"|"reconnect", "state": {...},
+    the cable was pulled makes it ask `state` once the request under way has its reply (or at the
+    end of a `poll`), and report what changed meanwhile as a synthetic event:
+    {"event": "resync", "reason": "gap"|"rebooted"|"reconnect", "state": {...},
     "missed": [moves made that it had not heard of], "undone": [moves it knew that are gone],
     "new_game": bool, "rebooted": bool}.
     """
 
     def __init__(self, port: str | None = None, timeout: float = 3.0, reconnect: float = 5.0,
-                 finder: Callable[[], str | None] = find_data_port) -> None:
-        self.port = port
-        self.auto = port is None
+                 finder: Callable[[], str | None] = find_data_port, link: SerialLink | None = None) -> None:
+        self.link = link or SerialLink(port, reconnect, finder)
+        self.link.on_back = self._reconnected
         self.timeout = timeout
-        self.reconnect_for = reconnect
-        self.finder = finder
-        self.ser: serial.SerialBase | None = None
         self._ids = itertools.count(1)
-        self._buf = b""
         self._events: deque[dict[str, Any]] = deque()
-        self._replies: dict[Any, dict[str, Any]] = {}  # replies that arrived for another waiter
         self.last_seq: int | None = None
         self.known: dict[str, Any] | None = None  # seq, empty_start, moves, mode as last known
-        self._resyncing = False
+        # why the client must ask `state` (None: it need not); until it has, events are passed on
+        # but not learned: the state reply covers them
+        self._resync_due: str | None = None
         self.gaps = 0
-        self.reconnects = 0
-        self.log: Callable[[str, bytes], None] | None = None  # ("<" or ">", raw line)
+
+    @property
+    def port(self) -> str | None:
+        """The port asked for (None: found at every connect)."""
+        return self.link.port
+
+    @property
+    def connected_to(self) -> str | None:
+        """The device path or URL open now."""
+        return self.link.connected_to
+
+    @property
+    def reconnects(self) -> int:
+        return self.link.reconnects
 
     # -- connection --------------------------------------------------------------------------
-    def open(self) -> "Board":
-        port = self.port if not self.auto else self.finder()
-        if not port:
-            raise NoBoard("no board found: plug it in, or give --port (a device path or pyserial URL)", "no_board")
-        try:
-            ser = serial.serial_for_url(port, baudrate=115200, timeout=0.05, write_timeout=2, do_not_open=True)
-            if hasattr(ser, "exclusive") and not str(port).startswith(("socket://", "loop://", "rfc2217://", "spy://")):
-                ser.exclusive = True
-            ser.open()
-        except LINK_ERRORS as e:
-            raise NoBoard("cannot open %s: %s" % (port, e), "no_board") from None
-        except ValueError as e:
-            raise NoBoard("bad port %r: %s" % (port, e), "bad_port") from None
-        self.ser = ser
-        self.port = port if not self.auto else self.port
-        self._buf = b""
-        try:
-            ser.reset_input_buffer()  # bytes written while nobody listened are stale
-        except LINK_ERRORS:
-            pass
+    def open(self) -> "BoardClient":
+        self.link.open()
         return self
 
     def close(self) -> None:
-        if self.ser is not None:
-            try:
-                self.ser.close()
-            except LINK_ERRORS:
-                pass
-        self.ser = None
+        self.link.close()
 
-    def __enter__(self) -> "Board":
-        return self.open() if self.ser is None else self
+    def __enter__(self) -> "BoardClient":
+        return self if self.link.is_open else self.open()
 
     def __exit__(self, *exc: object) -> None:
         self.close()
 
-    def _reconnect(self) -> None:
-        self.close()
-        deadline = time.monotonic() + self.reconnect_for
-        while True:
-            try:
-                self.open()
-                self.reconnects += 1
-                self.last_seq = None
-                self._events.append({"event": "reconnected", "port": self.port})
-                self._resync("reconnect")  # the moves made while unplugged
-                return
-            except NoBoard:
-                if time.monotonic() > deadline:
-                    raise NoBoard("the board went away and did not come back within %.0f s" % self.reconnect_for,
-                                  "disconnected") from None
-                time.sleep(0.05)
+    def _reconnected(self) -> None:
+        self.last_seq = None  # a replugged board may have restarted: any seq is fine
+        self._events.append({"event": "reconnected", "port": self.link.connected_to})
+        self._due("reconnect")  # the moves made while unplugged
 
     # -- lines -------------------------------------------------------------------------------
-    def _write(self, data: bytes) -> None:
-        for attempt in (0, 1):
-            try:
-                assert self.ser is not None
-                self.ser.write(data)
-                return
-            except LINK_ERRORS:
-                if attempt:
-                    raise
-                self._reconnect()
-
-    def _read_line(self, timeout: float) -> dict[str, Any] | None:
-        """One parsed line, or None when `timeout` passes without a complete line."""
+    def _read_obj(self, timeout: float) -> dict[str, Any] | None:
+        """The next protocol object, or None when `timeout` passes without one. Lines that are not
+        a JSON object (console messages, noise) are skipped."""
         deadline = time.monotonic() + timeout
         while True:
-            nl = self._buf.find(b"\n")
-            if nl >= 0:
-                line, self._buf = self._buf[:nl], self._buf[nl + 1:]
-                line = line.strip()
-                if not line:
-                    continue
-                if self.log:
-                    self.log("<", line)
-                try:
-                    obj = json.loads(line)
-                except ValueError:
-                    continue  # a console message or noise: not protocol
-                if isinstance(obj, dict):
-                    return obj
-                continue
-            left = deadline - time.monotonic()
-            if left <= 0 and timeout >= 0:
+            line = self.link.read_line(max(0.0, deadline - time.monotonic()))
+            if line is None:
                 return None
             try:
-                assert self.ser is not None
-                n = self.ser.in_waiting
-                chunk = self.ser.read(n or 1)
-            except LINK_ERRORS:
-                self._reconnect()
+                obj = json.loads(line)
+            except ValueError:
                 continue
-            if chunk:
-                self._buf += chunk
-            elif timeout == 0:
-                return None
+            if isinstance(obj, dict):
+                return obj
 
     def _take_event(self, obj: dict[str, Any]) -> None:
         seq = obj.get("seq")
@@ -176,10 +109,11 @@ class Board:
                     self.gaps += 1
                 self._events.append(obj)
                 self.last_seq = seq
-                self._resync("rebooted" if rebooted else "gap")
+                self._due("rebooted" if rebooted else "gap")
                 return
             self.last_seq = seq
-        self._learn_event(obj)
+        if self._resync_due is None:
+            self._learn_event(obj)
         self._events.append(obj)
 
     # -- what the client knows of the game ---------------------------------------------------
@@ -203,68 +137,79 @@ class Board:
         elif name == "game_over":
             k["mode"] = "over"
 
-    def _resync(self, reason: str) -> None:
-        """Ask the board's state and report what changed since the client last knew it."""
-        if self._resyncing:
+    def _due(self, reason: str) -> None:
+        if self._resync_due is None:  # the first reason stands: one state reply answers all
+            self._resync_due = reason
+
+    def _adopt_state(self, st: dict[str, Any]) -> None:
+        """A state reply: what the client knows from now on. If a resync was due, this is it."""
+        if self._resync_due is not None:
+            self._events.append(resync_event(self._resync_due, self.known, st))
+            self._resync_due = None
+        self._learn_state(st)
+
+    def _resync_if_due(self) -> None:
+        """Ask the board's state and report what changed since the client last knew it. Runs
+        between requests, never inside one, so replies always meet the request that waits."""
+        if self._resync_due is None or not self.link.is_open:
             return
-        old = self.known
-        self._resyncing = True
         try:
-            st = self.request("state")
+            st = self._exchange("state", self.timeout, {})
         except BoardError:
+            self._resync_due = None  # no answer now: the next gap or reconnect asks again
             return
-        finally:
-            self._resyncing = False
-        self._events.append(resync_event(reason, old, st))
+        self._adopt_state(st)
 
     # -- API ---------------------------------------------------------------------------------
     def request(self, cmd: str, timeout: float | None = None, **args: Any) -> dict[str, Any]:
         """Send one command, return its reply; raise BoardError for an error reply or silence."""
-        if self.ser is None:
+        try:
+            reply = self._exchange(cmd, self.timeout if timeout is None else timeout, args)
+        except BoardError:
+            self._resync_if_due()  # a refusal is an answer too; Ctrl-C, though, is not held up
+            raise
+        if cmd == "state":
+            self._adopt_state(reply)
+        self._resync_if_due()
+        return reply
+
+    def _exchange(self, cmd: str, timeout: float, args: dict[str, Any]) -> dict[str, Any]:
+        """One request and its reply; events that arrive meanwhile are taken as they come."""
+        if not self.link.is_open:
             self.open()
         rid = next(self._ids)
         req = {"id": rid, "cmd": cmd}
         req.update(args)
-        data = (json.dumps(req) + "\n").encode()
-        if self.log:
-            self.log(">", data.strip())
-        self._write(data)
-        deadline = time.monotonic() + (self.timeout if timeout is None else timeout)
+        self.link.write((json.dumps(req) + "\n").encode())
+        deadline = time.monotonic() + timeout
         while True:
-            obj = self._replies.pop(rid, None)
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise BoardError("no reply to %r within %.1f s" % (cmd, timeout))
+            obj = self._read_obj(left)
             if obj is None:
-                left = deadline - time.monotonic()
-                if left <= 0:
-                    raise BoardError("no reply to %r within %.1f s" % (cmd, self.timeout))
-                obj = self._read_line(left)
-                if obj is None:
-                    continue
-                if "event" in obj:
-                    self._take_event(obj)
-                    continue
-                if obj.get("id") != rid:
-                    if obj.get("id") is not None:
-                        self._replies[obj["id"]] = obj  # for a request further up the stack
-                        if len(self._replies) > 32:
-                            self._replies.pop(next(iter(self._replies)))
-                    continue
+                continue
+            if "event" in obj:
+                self._take_event(obj)
+                continue
+            if obj.get("id") != rid:
+                continue  # a late reply to a request that gave up waiting
             if not obj.get("ok"):
                 raise BoardError(obj.get("message", "error"), obj.get("error", "error"), obj)
-            if cmd == "state":
-                self._learn_state(obj)
             return obj
 
     def poll(self, timeout: float = 0.0) -> list[dict[str, Any]]:
         """Events received so far; with a timeout, keep collecting until the line has been
         quiet for `timeout` seconds."""
-        if self.ser is None:
+        if not self.link.is_open:
             self.open()
         while True:
-            obj = self._read_line(timeout)
+            obj = self._read_obj(timeout)
             if obj is None:
                 break
             if "event" in obj:
                 self._take_event(obj)
+        self._resync_if_due()
         out = list(self._events)
         self._events.clear()
         return out

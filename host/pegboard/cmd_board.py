@@ -7,10 +7,11 @@ import json
 import time
 
 from pegboard.boardargs import add_port, connect, describe_state, stopped_on_interrupt
+from pegboard.cli import Subcommands
 from pegboard.render import move_text
 
 
-def register(sub: argparse._SubParsersAction) -> None:
+def register(sub: Subcommands) -> None:
     p = sub.add_parser("ports", help="list the boards found: CircuitPython serial ports and running simulators")
     p.set_defaults(func=ports)
     p = sub.add_parser("state", help="show the board's pegs, mode and moves")

@@ -5,13 +5,13 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from pegboard.cli import UsageError
+from pegboard.cli import Subcommands, UsageError
 
 PRESS_RESET = ("restart the board to run the new firmware: press its RESET button (a Pico has none: unplug "
                "and replug its USB cable). Until then it keeps running the old one.")
 
 
-def register(sub: argparse._SubParsersAction) -> None:
+def register(sub: Subcommands) -> None:
     p = sub.add_parser(
         "deploy", help="install the firmware on a CIRCUITPY drive and restart the board",
         description="Copies boot.py, code.py, the modules of pegcore/ and pegfw/ the chip imports (compiled to "
@@ -39,10 +39,10 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def restart(port: str | None) -> str | None:
     """Ask the board to reset itself; None when it will, else why it could not be asked."""
-    from pegboard.client import Board, BoardError
+    from pegboard.client import BoardClient, BoardError
 
     try:
-        with Board(port, timeout=3.0) as b:
+        with BoardClient(port, timeout=3.0) as b:
             b.request("reset")
     except BoardError as e:
         if e.code == "unknown_cmd":

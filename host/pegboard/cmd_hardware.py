@@ -6,10 +6,10 @@ from __future__ import annotations
 import argparse
 import sys
 
-from pegboard.cli import UsageError
+from pegboard.cli import Subcommands, UsageError
 
 
-def register(sub: argparse._SubParsersAction) -> None:
+def register(sub: Subcommands) -> None:
     p = sub.add_parser("hardware", help="for makers: top plate, schematics, hole section, box, parts list")
     hw = p.add_subparsers(dest="what", metavar="WHAT", required=True)
     plate = hw.add_parser("plate", help="top plate SVG in mm (cut, pocket and engrave layers)")

@@ -14,15 +14,16 @@ import os
 import select
 import sys
 
-from pegboard.cli import EXIT_STATUS_UNTIL_STOPPED
-from pegboard.boardargs import PORT_HELP, connect
-from pegboard.client import LINK_ERRORS
+from pegboard.board_errors import NoBoard
+from pegboard.boardargs import PORT_HELP, open_link
+from pegboard.cli import EXIT_STATUS_UNTIL_STOPPED, Subcommands
+from pegboard.serial_link import SerialLink
 
 COLORS = {"move": "32", "game_over": "35", "illegal": "31", "undo": "33", "new_game": "36", "hint": "34",
           "request": "1"}
 
 
-def register(sub: argparse._SubParsersAction) -> None:
+def register(sub: Subcommands) -> None:
     p = sub.add_parser(
         "monitor", help="watch the protocol live, both directions, as a tap other commands go through",
         description="Holds the board's port and offers a tap (a pseudo-terminal) for other programs: every "
@@ -54,37 +55,25 @@ def pretty(line: bytes, color: bool) -> str:
     return ("\033[%sm%s\033[0m %s" % (code, head, rest)) if color else "%s %s" % (head, rest)
 
 
-class _Lines:
-    """Cuts a byte stream into lines for printing (the bytes themselves pass on unchanged)."""
-
-    def __init__(self, arrow: str, raw: bool, color: bool) -> None:
-        self.arrow, self.raw, self.color = arrow, raw, color
-        self.buf = b""
-
-    def feed(self, data: bytes) -> None:
-        self.buf += data
-        while b"\n" in self.buf:
-            line, self.buf = self.buf.split(b"\n", 1)
-            line = line.rstrip(b"\r")
-            if line.strip():
-                text = line.decode("utf-8", "replace") if self.raw else pretty(line, self.color)
-                print("%s %s" % (self.arrow, text), flush=True)
-        if len(self.buf) > 4096:  # a line that never ends: show it anyway
-            self.feed(b"\n")
-
-
 def run(args: argparse.Namespace) -> int:
     from pegboard.sim import runtime_file
-    from pegboard.sim.simulator import raw_pty
+    from pegboard.sim.ptys import raw_pty
 
-    b = connect(args)
+    link = open_link(args)
     color = sys.stdout.isatty()
+
+    def show(arrow: str, line: bytes) -> None:
+        text = line.decode("utf-8", "replace") if args.raw else pretty(line, color)
+        print("%s %s" % ("→" if arrow == ">" else "←", text), flush=True)
+
+    link.tap = show
+    link.on_lost = lambda: print("-- disconnected; waiting for the board --", flush=True)
+    link.on_back = lambda: print("-- reconnected on %s --" % link.connected_to, flush=True)
     master, slave, tap = raw_pty()
     announced = runtime_file.write(tap, None, kind="tap")
-    print("monitoring %s; tap: %s" % (b.ser.port if b.ser else b.port, tap), flush=True)
+    print("monitoring %s; tap: %s" % (link.connected_to, tap), flush=True)
     print("(pegboard commands without --port go through the tap; give it as --port to anything else)",
           flush=True)
-    to_board, from_board = _Lines("→", args.raw, color), _Lines("←", args.raw, color)
     try:
         while True:
             r, _, _ = select.select([master], [], [], 0.01)
@@ -94,18 +83,9 @@ def run(args: argparse.Namespace) -> int:
                 except OSError:
                     data = b""
                 if data:
-                    to_board.feed(data)
-                    _to_board(b, data)
-            try:
-                n = b.ser.in_waiting if b.ser else 0
-                data = b.ser.read(n) if (n and b.ser) else b""
-            except LINK_ERRORS:
-                print("-- disconnected; waiting for the board --", flush=True)
-                b._reconnect()
-                print("-- reconnected on %s --" % b.port, flush=True)
-                continue
+                    _to_board(link, data)
+            data = link.read()
             if data:
-                from_board.feed(data)
                 try:
                     os.write(master, data)
                 except OSError:
@@ -114,13 +94,13 @@ def run(args: argparse.Namespace) -> int:
         return 0
     finally:
         runtime_file.remove(announced)
-        b.close()
+        link.close()
         for fd in (master, slave):
             os.close(fd)
 
 
-def _to_board(b, data: bytes) -> None:
+def _to_board(link: SerialLink, data: bytes) -> None:
     try:
-        b._write(data)
-    except LINK_ERRORS:
+        link.write(data)
+    except NoBoard:
         print("-- the board is gone: that request was lost --", flush=True)

@@ -7,13 +7,13 @@ import json
 from typing import Any
 
 from pegboard.boardargs import add_port, connect, stopped_on_interrupt
-from pegboard.client import Board
-from pegboard.cli import UsageError
+from pegboard.client import BoardClient
+from pegboard.cli import Subcommands, UsageError
 from pegboard.render import move_text
 from pegboard.solution_file import SolutionError, load_solution
 
 
-def register(sub: argparse._SubParsersAction) -> None:
+def register(sub: Subcommands) -> None:
     p = sub.add_parser("demo", help="let the board demonstrate a solution on its LEDs",
                        description="Plays a solution on the board's LEDs: from FILE (from the file's start), "
                                    "or the board's own best line from where the pegs stand.")
@@ -56,16 +56,16 @@ def demo(args: argparse.Namespace) -> int:
         if not args.json:
             print("the board is demonstrating %d moves (Ctrl-C or its button stops it)" % n, flush=True)
         with stopped_on_interrupt(b, "demo"):
-            for e in b.events(timeout=None):
-                if e.get("event") == "demo_step":
-                    _print(args, e, "%2d/%d  %s" % (e["step"], n, move_text(e["move"])))
-                elif e.get("event") == "demo_done":
-                    _print(args, e, "stopped" if e.get("stopped") else "done")
+            for ev in b.events(timeout=None):
+                if ev.get("event") == "demo_step":
+                    _print(args, ev, "%2d/%d  %s" % (ev["step"], n, move_text(ev["move"])))
+                elif ev.get("event") == "demo_done":
+                    _print(args, ev, "stopped" if ev.get("stopped") else "done")
                     return 0
     return 0
 
 
-def _check_board_size(b: Board, sol: dict[str, Any], path: str) -> None:
+def _check_board_size(b: BoardClient, sol: dict[str, Any], path: str) -> None:
     """A file for another board size is refused before anything is sent: naming both sizes."""
     info = b.request("info")
     rows = info.get("rows")
@@ -86,19 +86,19 @@ def guide(args: argparse.Namespace) -> int:
             print("set up the board: fill every hole but %d (waiting...; Ctrl-C to give up)" % sol["empty"],
                   flush=True)
             while True:
-                e = b.wait_for("new_game", timeout=3600)
-                if e["empty"] == sol["empty"]:
+                if b.wait_for("new_game", timeout=3600)["empty"] == sol["empty"]:
                     break
         b.request("guide", moves=sol["moves"])
         print("make the lit move: blue peg over pink into green (%d moves)" % len(sol["moves"]), flush=True)
         with stopped_on_interrupt(b, "guide"):
-            for e in b.events(timeout=None):
-                if e.get("event") == "guide_step":
-                    _print(args, e, "%2d. %s  ✓" % (e["step"], move_text(e["move"])))
-                elif e.get("event") == "guide_off":
-                    _print(args, e, {"done": "solution complete", "different_move": "a different move: guidance off",
-                                     "undo": "undo: guidance off", "stopped": "stopped"}.get(e["reason"], e["reason"]))
-                    return 0 if e["reason"] == "done" else 1
+            for ev in b.events(timeout=None):
+                if ev.get("event") == "guide_step":
+                    _print(args, ev, "%2d. %s  ✓" % (ev["step"], move_text(ev["move"])))
+                elif ev.get("event") == "guide_off":
+                    reason = str(ev["reason"])
+                    _print(args, ev, {"done": "solution complete", "different_move": "a different move: guidance off",
+                                      "undo": "undo: guidance off", "stopped": "stopped"}.get(reason, reason))
+                    return 0 if reason == "done" else 1
     return 0
 
 

@@ -6,10 +6,10 @@ import argparse
 import signal
 import threading
 
-from pegboard.cli import UsageError
+from pegboard.cli import Subcommands, UsageError
 
 
-def register(sub: argparse._SubParsersAction) -> None:
+def register(sub: Subcommands) -> None:
     p = sub.add_parser(
         "sim", help="run the simulated board behind a pseudo-terminal",
         description="Runs the unchanged firmware with fake hardware at the lowest layer. Prints "
@@ -82,12 +82,12 @@ def _watch_firmware(sim, stop: threading.Event) -> None:
         if sim.watchdog_resets != seen_resets:
             seen_resets = sim.watchdog_resets
             print("the watchdog reset the firmware (%d so far)" % seen_resets, flush=True)
-        if sim.child is None and not reported:
+        if not sim.running and not reported:
             reported = True
             lines = [x for x in list(sim.console)[-12:] if x.strip()]
             print("the firmware stopped; its last console lines:", flush=True)
             for line in lines:
                 print("  | %s" % line, flush=True)
             print("(power_cycle on the control port starts it again)", flush=True)
-        elif sim.child is not None:
+        elif sim.running:
             reported = False

@@ -14,12 +14,12 @@ from typing import Iterator
 from pegcore.geometry import MAX_ROWS, MIN_ROWS, Board, start_mask
 from pegcore.solver import Solver
 
-from pegboard.cli import UsageError
+from pegboard.cli import Subcommands, UsageError
 from pegboard.progress import Progress
 from pegboard.render import move_text, render_board
 
 
-def register(sub: argparse._SubParsersAction) -> None:
+def register(sub: Subcommands) -> None:
     p = sub.add_parser(
         "solve", help="solve, count or list solutions on the PC",
         description="Solve the board from a single empty hole. Prints each jump and the board after "
@@ -133,7 +133,7 @@ def _count(board: Board, empties: list[int], args: argparse.Namespace) -> int:
     return 0
 
 
-def _all_solutions(board: Board, solver: Solver, mask: int) -> Iterator[list[int]]:
+def all_solutions(board: Board, solver: Solver, mask: int) -> Iterator[list[int]]:
     """Every solution from mask, depth first, skipping dead branches (explicit stack)."""
     flip = board.flip
     path: list[int] = []
@@ -169,7 +169,7 @@ def _stream_all(board: Board, empties: list[int], args: argparse.Namespace) -> i
     found = 0
     out = sys.stdout
     for e in empties:
-        for jumps in _all_solutions(board, solver, start_mask(board, e)):
+        for jumps in all_solutions(board, solver, start_mask(board, e)):
             moves = [board.move_of(j) for j in jumps]
             if args.json:
                 out.write(json.dumps({"rows": board.rows, "empty": e, "moves": moves}) + "\n")
@@ -200,6 +200,7 @@ def _solutions(board: Board, empties: list[int], args: argparse.Namespace
             if bar:
                 bar(k, len(empties), "hole %d" % e)
             start = start_mask(board, e)
+            got: tuple[int, list[int] | None, int | None]
             if not args.min_moves:
                 got = (e, solver.solution(start), None)
             else:

@@ -7,14 +7,14 @@ import os
 import sys
 import time
 
-from pegboard.cli import EXIT_STATUS_UNTIL_STOPPED
+from pegboard.cli import EXIT_STATUS_UNTIL_STOPPED, Subcommands
 from pegboard.boardargs import PORT_HELP, connect, describe_state
-from pegboard.client import Board, BoardError
+from pegboard.client import BoardClient, BoardError
 from pegboard.render import move_text
 from pegboard.words import event_text
 
 
-def register(sub: argparse._SubParsersAction) -> None:
+def register(sub: Subcommands) -> None:
     p = sub.add_parser("mirror", help="live view of the board in the terminal (Textual UI)",
                        description="Shows the board live: every move, hint and demo step as it happens, the "
                                    "holes in the colours the board lights them, a legend, a log in plain words, "
@@ -55,7 +55,7 @@ def mirror(args: argparse.Namespace) -> int:
         return _plain(board)
     from pegboard.tui import BoardApp
 
-    port = board.ser.port if board.ser is not None else board.port
+    port = board.connected_to
     hand = _hand_for(port)
     what = "simulated board (%s)" % port if hand else port
     BoardApp(board, hand=hand, title="pegboard mirror: %s" % what).run()
@@ -63,7 +63,7 @@ def mirror(args: argparse.Namespace) -> int:
     return 0
 
 
-def _plain(board: Board, until: float | None = None) -> int:
+def _plain(board: BoardClient, until: float | None = None) -> int:
     """Events in plain words, and the board after each change (from the board's events, not a timer)."""
     try:
         print(describe_state(board.request("state")) + "\n", flush=True)
@@ -95,7 +95,7 @@ def play(args: argparse.Namespace) -> int:
 
         raise UsageError("--empty must be a hole 1..15")
     with Simulator(runtime=args.runtime) as sim:
-        board = Board(sim.data_path).open()
+        board = BoardClient(sim.data_path).open()
         sim.control("fill", empty=args.empty)
         if not sys.stdout.isatty():
             return _scripted_show(sim, board)
@@ -106,18 +106,18 @@ def play(args: argparse.Namespace) -> int:
     return 0
 
 
-def _scripted_show(sim, board: Board) -> int:
+def _scripted_show(sim, board: BoardClient) -> int:
     """No terminal to play in: the board demonstrates a solution from the filled board, and each
     move is printed with the position after it (from the moves, not the LEDs, which light the
     move being made)."""
-    from pegcore.geometry import Board as Geometry
+    from pegcore.geometry import Board
     from pegcore.rules import mask_of
     from pegboard.render import render_board
 
     sim.control("wait_idle")
     st = board.request("state")
     print(describe_state(st) + "\n", flush=True)
-    geometry = Geometry(5)
+    geometry = Board(5)
     mask = mask_of(st["position"])
     r = board.request("demo")
     moves = r["moves"]

@@ -4,6 +4,7 @@ wires: each pin is marked with the name of the net it goes to, as in any net-lab
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Optional
 from xml.sax.saxutils import escape
 
@@ -48,11 +49,11 @@ def _mcu_pin(pico: bool, name: str) -> int | None:
     return PICO_PINS[name] if pico else None
 
 
-def build(settings: dict[str, object], title: str, pico: bool = True) -> Schematic:
+def build(settings: Mapping[str, object], title: str, pico: bool = True) -> Schematic:
     """The schematic of a board file. `pico`: the microcontroller is a Raspberry Pi Pico
     (physical pin numbers); otherwise its pins are given by their silkscreen names."""
     s = Schematic(title)
-    rows = int(settings.get("PEGBOARD_ROWS", 5))  # type: ignore[arg-type]
+    rows = int(str(settings.get("PEGBOARD_ROWS", 5)))
     holes = rows * (rows + 1) // 2
     shift = settings.get("PEGBOARD_SENSORS") == "shift"
     s.part("U1", "Raspberry Pi Pico" if pico else "Adafruit Feather RP2040")
@@ -112,9 +113,9 @@ def build(settings: dict[str, object], title: str, pico: bool = True) -> Schemat
     s.pin("U2", "1Y", AHCT125_PINS["1Y"], "PIXEL_5V")
     s.pin("U2", "VCC", AHCT125_PINS["VCC"], "5V")
     s.pin("U2", "GND", AHCT125_PINS["GND"], "GND")
-    for g in "234":
-        s.pin("U2", g + "OE", AHCT125_PINS[g + "OE"], "5V")  # unused gates off ...
-        s.pin("U2", g + "A", AHCT125_PINS[g + "A"], "GND")  # ... and their inputs not floating
+    for gate in "234":
+        s.pin("U2", gate + "OE", AHCT125_PINS[gate + "OE"], "5V")  # unused gates off ...
+        s.pin("U2", gate + "A", AHCT125_PINS[gate + "A"], "GND")  # ... and their inputs not floating
     s.two_pin("CU2", "0.1 uF ceramic at U2", "5V", "GND")
     s.two_pin("R1", "470 ohm", "PIXEL_5V", "DIN1")
     s.two_pin("C1", "1000 uF 10 V, at pixel 1", "5V", "GND", "+-")

@@ -16,10 +16,10 @@ from textual.containers import Horizontal, Vertical
 from textual.message import Message
 from textual.widgets import Button, Footer, Header, RichLog, Static
 
-from pegcore.geometry import Board as Geometry
+from pegcore.geometry import Board
 from pegcore.rules import mask_of
 from pegboard.board_link import BoardLink
-from pegboard.client import Board
+from pegboard.client import BoardClient
 from pegboard.render import move_text, render_board
 from pegboard.words import batch_text, game_over_text, pegs as pegs_text
 
@@ -47,7 +47,8 @@ def _visible(rgb: list[int]) -> Color:
         return DARK
     m = max(rgb)
     k = 255 / m if m < 128 else 1.0
-    return Color(*(min(255, int(c * k)) for c in rgb))
+    r, g, b = (min(255, int(c * k)) for c in rgb[:3])
+    return Color(r, g, b)
 
 
 def _legend() -> Text:
@@ -94,13 +95,13 @@ class BoardApp(App[int]):
         Binding("b", "browse", "Solution"),
         Binding("p", "press", "Button"),
         Binding("q", "quit", "Quit"),
-        Binding("left_square_bracket", "back", "step back", show=False),
+        Binding("left_square_bracket", "step_back", "step back", show=False),
         Binding("right_square_bracket", "forward", "step on", show=False),
         Binding("space", "step", "solver step", show=False),
         Binding("ctrl+c", "quit", "Quit", show=False, priority=True),  # as in every other command
     ]
 
-    def __init__(self, board: Board, hand: Callable[..., dict[str, Any]] | None = None,
+    def __init__(self, board: BoardClient, hand: Callable[..., dict[str, Any]] | None = None,
                  title: str = "pegboard", rows: int = 5) -> None:
         super().__init__()
         self.board = board
@@ -241,7 +242,8 @@ class BoardApp(App[int]):
         if mode == "setup":
             lines = ["setting up: %s. A game starts when every hole but one holds a peg." % pegs_text(count)]
         else:
-            lines = ["%s: %s, from hole %s" % (MODE_WORDS.get(mode, mode), pegs_text(count), st.get("empty_start"))]
+            words = MODE_WORDS.get(str(mode), mode)
+            lines = ["%s: %s, from hole %s" % (words, pegs_text(count), st.get("empty_start"))]
         if st.get("moves"):
             lines.append("moves: " + " ".join("%d-%d" % (m[0], m[2]) for m in st["moves"][-6:]))
         if st.get("illegal"):
@@ -295,7 +297,7 @@ class BoardApp(App[int]):
             self.sol_pos += 1
             self._show_browser()
 
-    def action_back(self) -> None:
+    def action_step_back(self) -> None:  # not action_back: that is Textual's "previous screen"
         if self.sol_pos > 0:
             self.sol_pos -= 1
             self._show_browser()
@@ -315,7 +317,7 @@ class BoardApp(App[int]):
         await asyncio.sleep(s)
 
     def _show_browser(self) -> None:
-        g = Geometry(self.rows)
+        g = Board(self.rows)
         m = self.sol_start
         for mv in self.solution[:self.sol_pos]:
             m ^= (1 << (mv[0] - 1)) | (1 << (mv[1] - 1)) | (1 << (mv[2] - 1))

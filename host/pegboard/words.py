@@ -63,7 +63,7 @@ def event_text(e: dict[str, Any]) -> str | None:
     if name == "guide_step":
         return "guide %s: %s done, %s to go" % (e.get("step"), move_text(e["move"]), e.get("remaining"))
     if name == "guide_off":
-        return "guide off: %s" % GUIDE_OFF.get(e.get("reason"), e.get("reason"))
+        return "guide off: %s" % GUIDE_OFF.get(str(e.get("reason")), e.get("reason"))
     if name == "overflow":
         return "too many sensor changes at once: the board re-read every hole"
     if name == "resumed":

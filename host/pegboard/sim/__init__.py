@@ -2,6 +2,7 @@
 (pins, keypad, neopixel_write, usb_cdc, microcontroller, supervisor, watchdog), reachable over
 pseudo-terminals exactly like the real board's USB serial port."""
 
-from pegboard.sim.simulator import Simulator, SimError
+from pegboard.sim.errors import SimError
+from pegboard.sim.simulator import Simulator
 
 __all__ = ["Simulator", "SimError"]

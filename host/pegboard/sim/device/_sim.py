@@ -8,14 +8,14 @@ import binascii
 try:
     import _vmhost  # the chip VM: CircuitPython has neither select nor os.read nor time.ticks_ms
 except ImportError:
-    _vmhost = None
+    _vmhost = None  # type: ignore[assignment]  # CPython or the MicroPython VM
 
 if _vmhost is not None:
-    _poll = None
     _read_fd = _vmhost.read
     _ms = _vmhost.ticks_ms
 else:
     import select
+    import time
     _poll = select.poll()
     _poll.register(sys.stdin, select.POLLIN)
     try:
@@ -23,13 +23,8 @@ else:
         _read_fd = os.read  # CPython: raw non-blocking reads of fd 0
     except AttributeError:
         _read_fd = None
-    try:
-        from time import ticks_ms as _ms  # MicroPython
-    except ImportError:
-        import time
-
-        def _ms():
-            return int(time.monotonic() * 1000)
+    # MicroPython's ticks_ms, else CPython's clock in the same unit
+    _ms = getattr(time, "ticks_ms", None) or (lambda: int(time.monotonic() * 1000))
 
 import os  # noqa: E402  (os.getenv: the settings and the simulator's own values)
 
@@ -42,7 +37,7 @@ tx_full = False
 nvm = bytearray(b"\xff" * 4096)  # erased flash: the simulator sends what is written
 pixels_sent = 0
 _inbuf = b""
-_handlers = []
+_after_boot = []
 _pings = []
 
 
@@ -58,7 +53,17 @@ def now_ms():
     return _ms()
 
 
+_detached = False  # no simulator process (the bench runs the fakes alone): nothing read, nothing sent
+
+
+def detach():
+    global _detached
+    _detached = True
+
+
 def send(obj):
+    if _detached:
+        return
     sys.stdout.write("\x1e" + json.dumps(obj) + "\n")
     try:
         sys.stdout.flush()
@@ -66,13 +71,19 @@ def send(obj):
         pass
 
 
-def _readable():
-    return _vmhost.readable(0) if _vmhost is not None else bool(_poll.poll(0))
+if _vmhost is not None:
+    def _readable():
+        return _vmhost.readable(0)
+else:
+    def _readable():
+        return bool(_poll.poll(0))
 
 
 def _lines():
     global _inbuf
     out = []
+    if _detached:
+        return out
     if _read_fd is not None:
         while _readable():
             chunk = _read_fd(0, 65536)
@@ -128,6 +139,17 @@ def pump():
         elif t == "hang":
             while True:  # a stuck firmware: only the watchdog gets us out
                 pass
+
+
+def after_boot(fn):
+    """Run `fn` once boot.py has run: what boot.py sets (usb_cdc.enable) takes effect then, as on
+    the chip."""
+    _after_boot.append(fn)
+
+
+def boot_done():
+    for fn in _after_boot:
+        fn()
 
 
 def idle(scanned_at):

@@ -19,7 +19,7 @@ import _sim  # noqa: E402
 while not _sim.started:
     _sim.pump()
 _sim.send({"t": "up", "runtime": sys.implementation.name})
-import usb_cdc  # noqa: E402
+import usb_cdc  # noqa: E402, F401  (registers what boot.py enables, to take effect after it)
 
 
 def _run(name):
@@ -32,6 +32,6 @@ try:
     _run("boot.py")
 except OSError:
     pass
-usb_cdc._boot_done()
+_sim.boot_done()
 _run("code.py")
 _sim.send({"t": "done"})

@@ -41,41 +41,38 @@ class Event:
 
 
 class EventQueue:
-    def __init__(self, keys, max_events):
-        self._keys = keys
-        self._q = []
-        self._max = max_events
+    """`scan()` catches the keys up (and returns when they last scanned); `pending` is the list
+    the keys append their events to (both given by the keys: CircuitPython's queue has no public
+    way in, and the fake must not add one the firmware could come to rely on)."""
+
+    def __init__(self, scan, pending):
+        self._scan = scan
+        self._q = pending
         self.overflowed = False
 
-    def _put(self, key, pressed, ts):
-        if len(self._q) >= self._max:
-            self.overflowed = True  # dropped, like the real queue
-            return
-        self._q.append((key, pressed, ts))
-
     def get(self):
-        self._keys._scan()
+        scanned_at = self._scan()
         if not self._q:
-            _sim.idle(self._keys._last_scan)
+            _sim.idle(scanned_at)
             return None
         k, p, ts = self._q.pop(0)
         return Event(k, p, ts)
 
     def get_into(self, event):
-        self._keys._scan()
+        scanned_at = self._scan()
         if not self._q:
-            _sim.idle(self._keys._last_scan)
+            _sim.idle(scanned_at)
             return False
         k, p, ts = self._q.pop(0)
         event.key_number, event.pressed, event.released, event.timestamp = k, p, not p, ts
         return True
 
     def clear(self):
-        self._q = []
+        del self._q[:]  # the keys hold the same list
         self.overflowed = False
 
     def __len__(self):
-        self._keys._scan()
+        self._scan()
         return len(self._q)
 
     def __bool__(self):
@@ -94,7 +91,9 @@ class _Keys:
         self._interval = max(1, int(interval * 1000))
         self._reported = 0
         self._last_scan = ticks_ms()
-        self.events = EventQueue(self, max_events)
+        self._pending = []
+        self._max_events = max_events
+        self.events = EventQueue(self._scan, self._pending)
         # the fake pins read pegs directly as "pressed", whatever the polarity wiring is
         self.value_when_pressed = value_when_pressed
         self._key_of_hole = None  # sensors wired in another order than hole order (shift registers)
@@ -112,11 +111,18 @@ class _Keys:
                 keys |= 1 << key
         return keys
 
+    def _put(self, key, pressed, ts):
+        if len(self._pending) >= self._max_events:
+            self.events.overflowed = True  # dropped, like the real queue
+            return
+        self._pending.append((key, pressed, ts))
+
     def _scan(self):
+        """Scan if an interval has passed since the last scan; return when the last scan was."""
         now = ticks_ms()
         elapsed = (now - self._last_scan) & ((1 << 29) - 1)
         if elapsed < self._interval:
-            return
+            return self._last_scan
         self._last_scan = now
         raw = self._raw()
         todo = (raw ^ self._reported) | self._unsettled
@@ -132,13 +138,13 @@ class _Keys:
                         if c == 0:
                             c = top
                             self._reported |= bit
-                            self.events._put(k, True, now)
+                            self._put(k, True, now)
                 elif c > -top:
                     c -= 1
                     if c == 0:
                         c = -top
                         self._reported &= ~bit
-                        self.events._put(k, False, now)
+                        self._put(k, False, now)
                 self._counter[k] = c
                 if c == top or c == -top:
                     self._unsettled &= ~bit
@@ -146,6 +152,7 @@ class _Keys:
                     self._unsettled |= bit
             todo >>= 1
             k += 1
+        return now
 
     def reset(self):
         self._reported = 0  # every held key reports pressed again, after the debounce

@@ -9,9 +9,10 @@ import _sim
 try:
     from _vmhost import cpu_us as _cpu_us
 except ImportError:
-    _cpu_us = None
+    _cpu_us = None  # type: ignore[assignment]  # not the chip VM: no chip time
 
-_FACTOR = os.getenv("PEGBOARD_SIM_CHIP_FACTOR") if _cpu_us is not None else None
+# the chip VM's getenv gives settings.toml's integer as an int, the others give text: int() takes both
+_FACTOR = int(os.getenv("PEGBOARD_SIM_CHIP_FACTOR") or 0) if _cpu_us is not None else 0
 _MASK = (1 << 29) - 1
 
 

@@ -1,6 +1,6 @@
 # Fake `usb_cdc`: the data port is the simulator's pseudo-terminal. Like the RP2040's CDC, it
 # loses nothing while the host reads, and a write that the host cannot take writes less. Its
-# receive buffer is bounded (simulator.RX_FIFO): the simulator passes on the host's bytes only
+# receive buffer is bounded (data_port.RX_FIFO): the simulator passes on the host's bytes only
 # as the firmware reads them, so a host that sends faster than the board reads waits.
 import _sim
 
@@ -76,3 +76,6 @@ def enable(console=True, data=False):
 def _boot_done():
     global data
     data = Serial() if _enabled["data"] else None
+
+
+_sim.after_boot(_boot_done)

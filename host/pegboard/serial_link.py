@@ -1,0 +1,181 @@
+"""The transport under the protocol client: a serial port (device path or pyserial URL) as bytes
+and lines. It opens the port (exclusively, so two programs never interleave requests), reconnects
+after the cable is pulled, and lets the port's flow control pace the writes (a full board makes
+`write` wait, up to WRITE_TIMEOUT). It knows nothing of JSON: `pegboard.client` does."""
+
+from __future__ import annotations
+
+import termios
+import time
+from collections import deque
+from typing import Callable, cast
+
+import serial
+
+from pegboard.board_errors import NoBoard
+from pegboard.ports import find_data_port
+
+LINK_ERRORS = (serial.SerialException, OSError, termios.error)
+READ_WAIT = 0.05     # a blocking read waits this long for a first byte, so callers can keep deadlines
+WRITE_TIMEOUT = 2.0  # a board whose receive buffer stays full this long counts as gone
+TAP_LINE_MAX = 4096  # a tapped "line" that never ends is shown in pieces of this size
+# URLs that are not a device file: there is nothing to lock
+UNLOCKABLE = ("socket://", "loop://", "rfc2217://", "spy://")
+
+
+class LineCutter:
+    """Cuts a byte stream into lines (without their line ends); blank lines are dropped."""
+
+    def __init__(self, longest: int | None = None) -> None:
+        self.longest = longest
+        self.rest = b""
+
+    def feed(self, data: bytes) -> list[bytes]:
+        self.rest += data
+        lines = []
+        while b"\n" in self.rest:
+            line, self.rest = self.rest.split(b"\n", 1)
+            line = line.rstrip(b"\r")
+            if line.strip():
+                lines.append(line)
+        if self.longest is not None and len(self.rest) > self.longest:
+            lines.append(self.rest)
+            self.rest = b""
+        return lines
+
+
+class SerialLink:
+    """A board's serial port. `port`: a device path or pyserial URL; None asks `finder` at every
+    (re)connect, so a board that comes back on another device path is found again.
+
+    Hooks, all optional, called from whichever thread reads or writes:
+      tap(arrow, line)  every line that passes: ">" to the board, "<" from it (raw bytes)
+      on_lost()         the port failed; reconnecting for up to `reconnect` seconds starts
+      on_back()         it is open again (a fresh port: whatever was in flight is gone)
+    """
+
+    def __init__(self, port: str | None = None, reconnect: float = 5.0,
+                 finder: Callable[[], str | None] = find_data_port) -> None:
+        self.port = port
+        self.reconnect_for = reconnect
+        self.finder = finder
+        self.connected_to: str | None = None  # the path or URL open now
+        self.reconnects = 0
+        self.tap: Callable[[str, bytes], None] | None = None
+        self.on_lost: Callable[[], None] | None = None
+        self.on_back: Callable[[], None] | None = None
+        self._ser: serial.Serial | None = None
+        self._incoming = LineCutter()
+        self._lines: deque[bytes] = deque()  # cut from what arrived, not yet read
+        self._tap_out = LineCutter(TAP_LINE_MAX)
+        self._tap_in = LineCutter(TAP_LINE_MAX)
+
+    @property
+    def is_open(self) -> bool:
+        return self._ser is not None
+
+    # -- opening and closing -----------------------------------------------------------------
+    def open(self) -> "SerialLink":
+        port = self.port if self.port is not None else self.finder()
+        if not port:
+            raise NoBoard("no board found: plug it in, or give --port (a device path or pyserial URL)", "no_board")
+        try:
+            # every pyserial port class has in_waiting; the stubs give serial_for_url SerialBase's type
+            ser = cast(serial.Serial, serial.serial_for_url(port, baudrate=115200, timeout=READ_WAIT,
+                                                            write_timeout=WRITE_TIMEOUT, do_not_open=True))
+            if hasattr(ser, "exclusive") and not str(port).startswith(UNLOCKABLE):
+                ser.exclusive = True
+            ser.open()
+        except LINK_ERRORS as e:
+            raise NoBoard("cannot open %s: %s" % (port, e), "no_board") from None
+        except ValueError as e:
+            raise NoBoard("bad port %r: %s" % (port, e), "bad_port") from None
+        self._ser = ser
+        self.connected_to = port
+        self._incoming = LineCutter()  # a line cut off by a pulled cable is lost; whole ones are kept
+        try:
+            ser.reset_input_buffer()  # bytes written while nobody listened are stale
+        except LINK_ERRORS:
+            pass
+        return self
+
+    def close(self) -> None:
+        if self._ser is not None:
+            try:
+                self._ser.close()
+            except LINK_ERRORS:
+                pass
+        self._ser = None
+        self.connected_to = None
+
+    def _port(self) -> serial.Serial:
+        if self._ser is None:
+            self.open()
+        assert self._ser is not None
+        return self._ser
+
+    def _reconnect(self) -> None:
+        """The port failed: wait for the board to come back (raise NoBoard if it does not)."""
+        self.close()
+        if self.on_lost:
+            self.on_lost()
+        deadline = time.monotonic() + self.reconnect_for
+        while True:
+            try:
+                self.open()
+            except NoBoard:
+                if time.monotonic() > deadline:
+                    raise NoBoard("the board went away and did not come back within %.0f s" % self.reconnect_for,
+                                  "disconnected") from None
+                time.sleep(0.05)
+                continue
+            self.reconnects += 1
+            if self.on_back:
+                self.on_back()
+            return
+
+    # -- bytes -------------------------------------------------------------------------------
+    def write(self, data: bytes) -> None:
+        """Send `data`; after a pulled cable, reconnect and send it once more. Raises NoBoard if
+        the board does not come back or that fails too."""
+        if self.tap:
+            for line in self._tap_out.feed(data):
+                self.tap(">", line)
+        try:
+            self._port().write(data)
+            return
+        except LINK_ERRORS:
+            self._reconnect()
+        try:
+            self._port().write(data)
+        except LINK_ERRORS as e:
+            where = self.connected_to
+            self.close()
+            raise NoBoard("cannot write to %s: %s" % (where, e), "disconnected") from None
+
+    def read(self, wait: bool = False) -> bytes:
+        """What has arrived; with `wait`, block up to READ_WAIT for a first byte. A failed port
+        is reconnected (nothing is returned for that call)."""
+        try:
+            ser = self._port()
+            n = ser.in_waiting
+            data = ser.read(n or 1) if (n or wait) else b""
+        except LINK_ERRORS:
+            self._reconnect()
+            return b""
+        if data and self.tap:
+            for line in self._tap_in.feed(data):
+                self.tap("<", line)
+        return data
+
+    def read_line(self, timeout: float) -> bytes | None:
+        """The next non-blank line (stripped), or None when `timeout` seconds pass without one
+        (0: only what has arrived already)."""
+        deadline = time.monotonic() + timeout
+        while not self._lines:
+            data = self.read(wait=timeout > 0)
+            if data:
+                self._lines.extend(line.strip() for line in self._incoming.feed(data))
+            elif time.monotonic() >= deadline:
+                return None
+        return self._lines.popleft()

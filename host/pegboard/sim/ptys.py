@@ -1,0 +1,28 @@
+"""Raw pseudo-terminals: the simulator's data and control ports, and the monitor's tap."""
+
+from __future__ import annotations
+
+import os
+import pty
+import tty
+
+
+def raw_pty() -> tuple[int, int, str]:
+    """A raw pseudo-terminal: (master fd, slave fd, slave path). Raw both ways, so bytes pass
+    unchanged (no echo, no line editing, no CR/LF translation); the master is non-blocking, so
+    the side that holds it never waits on a slow reader."""
+    master, slave = pty.openpty()
+    tty.setraw(slave)
+    tty.setraw(master)
+    os.set_blocking(master, False)
+    return master, slave, os.ttyname(slave)
+
+
+def close_fds(*fds: int) -> None:
+    """Close each fd that is open (>= 0); one already gone is no error at shutdown."""
+    for fd in fds:
+        if fd >= 0:
+            try:
+                os.close(fd)
+            except OSError:
+                pass
