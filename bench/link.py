@@ -73,6 +73,31 @@ def _events(sim: SimProcess, board: BoardClient, seconds: float = 3.0) -> tuple[
     return rate, n, len(got)
 
 
+def _tree_cpu_s(pid: int) -> float:
+    """CPU seconds used so far by process `pid` and its descendants (Linux /proc)."""
+    stats = {}
+    for path in os.listdir("/proc"):
+        if path.isdigit():
+            try:
+                with open("/proc/%s/stat" % path) as f:
+                    fields = f.read().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            stats[int(path)] = (int(fields[1]), int(fields[11]) + int(fields[12]))  # ppid, utime + stime
+    tree, total = {pid}, 0
+    for _ in range(4):  # pegboard sim -> the firmware's process (and anything under it)
+        tree |= {p for p, (ppid, _) in stats.items() if ppid in tree}
+    total = sum(stats[p][1] for p in tree if p in stats)
+    return total / os.sysconf("SC_CLK_TCK")
+
+
+def _idle_cpu_percent(sim: SimProcess, seconds: float = 2.0) -> float:
+    time.sleep(0.3)  # longer than the simulated board's quiet time before it waits instead of spinning
+    a = _tree_cpu_s(sim.p.pid)
+    time.sleep(seconds)
+    return (_tree_cpu_s(sim.p.pid) - a) / seconds * 100
+
+
 def _round_trips(board: BoardClient, cmd: str, n: int) -> list[float]:
     times = []
     for _ in range(n):
@@ -130,6 +155,9 @@ def run() -> dict[str, Any]:
         board.request("info")
         out["reconnect_after_replug"] = figure(time.perf_counter() - t, "s", 2)
         board.close()
+        out["idle_simulator_cpu"] = figure(_idle_cpu_percent(sim), "% of a core", 25,
+                                           note="`pegboard sim` and its firmware process, nobody touching "
+                                                "the board: a quiet simulated board waits instead of spinning")
     finally:
         sim.close()
     return out

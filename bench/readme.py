@@ -59,6 +59,7 @@ ABOUT = {
     "link.sensor_events_lost": "sensor events at 100/s from the control port, lost",
     "link.max_frame_current": "highest estimated LED current of any frame (game + demo at 100 % brightness)",
     "link.reconnect_after_replug": "reconnect after replug",
+    "link.idle_simulator_cpu": "CPU a simulated board uses while nobody touches it (`pegboard sim`)",
     "mirror.move_to_screen_median": "the mirror: a move made by hand → shown, no key pressed (median)",
     "mirror.move_to_screen_worst": "the same, worst",
 }

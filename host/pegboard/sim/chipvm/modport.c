@@ -381,12 +381,14 @@ STATIC mp_obj_t vmhost_cpu_us(void) {
 }
 STATIC MP_DEFINE_CONST_FUN_OBJ_0(vmhost_cpu_us_obj, vmhost_cpu_us);
 
-// readable(fd): is there something to read (or the end of the input) right now?
-STATIC mp_obj_t vmhost_readable(mp_obj_t fd_in) {
-    struct pollfd p = {mp_obj_get_int(fd_in), POLLIN, 0};
-    return mp_obj_new_bool(poll(&p, 1, 0) > 0);
+// readable(fd[, wait_ms]): is there something to read (or the end of the input), now or within
+// wait_ms (a quiet simulated board waits for the simulator instead of spinning a PC core)?
+STATIC mp_obj_t vmhost_readable(size_t n_args, const mp_obj_t *args) {
+    struct pollfd p = {mp_obj_get_int(args[0]), POLLIN, 0};
+    int wait_ms = n_args > 1 ? mp_obj_get_int(args[1]) : 0;
+    return mp_obj_new_bool(poll(&p, 1, wait_ms) > 0);
 }
-STATIC MP_DEFINE_CONST_FUN_OBJ_1(vmhost_readable_obj, vmhost_readable);
+STATIC MP_DEFINE_CONST_FUN_OBJ_VAR_BETWEEN(vmhost_readable_obj, 1, 2, vmhost_readable);
 
 // read(fd, n): at most n bytes (and at most 1 KB: a small, short-lived allocation); b"" at the end
 STATIC mp_obj_t vmhost_read(mp_obj_t fd_in, mp_obj_t n_in) {

@@ -37,6 +37,9 @@ tx_full = False
 nvm = bytearray(b"\xff" * 4096)  # erased flash: the simulator sends what is written
 pixels_sent = 0
 _inbuf = b""
+_heard_at = 0      # when the simulator last sent something (ticks_ms)
+QUIET_MS = 50      # after this long without a message, an idle board waits for one (up to WAIT_MS)
+WAIT_MS = 1
 _after_boot = []
 _pings = []
 
@@ -72,11 +75,11 @@ def send(obj):
 
 
 if _vmhost is not None:
-    def _readable():
-        return _vmhost.readable(0)
+    def _readable(wait_ms=0):
+        return _vmhost.readable(0, wait_ms)
 else:
-    def _readable():
-        return bool(_poll.poll(0))
+    def _readable(wait_ms=0):
+        return bool(_poll.poll(wait_ms))
 
 
 def _lines():
@@ -115,8 +118,9 @@ started = False    # the simulator's start-up messages (nvm, link, pins: pins la
 
 def pump():
     """Apply what the simulator sent: sensor levels, button, host bytes, link state."""
-    global sensors, button, connected, tx_full, started
+    global sensors, button, connected, tx_full, started, _heard_at
     for line in _lines():
+        _heard_at = _ms()
         msg = json.loads(line)
         t = msg["t"]
         if t == "pins":
@@ -158,3 +162,9 @@ def idle(scanned_at):
     if _pings:
         n = _pings.pop(0)
         send({"t": "pong", "n": n, "at": scanned_at})
+    elif (_ms() - _heard_at) & 0x3FFFFFFF > QUIET_MS:
+        # Nothing from the simulator for a while: wait for its next message (at most WAIT_MS)
+        # instead of spinning. The chip's loop never sleeps, but a PC running several simulated
+        # boards would give each a whole core for nothing. The firmware sees only a slower idle
+        # pass (its timing is by the clock, and chip time counts CPU time, not this wait).
+        _readable(WAIT_MS)
