@@ -163,7 +163,7 @@ def test_selftest_report_prints_the_boards_own_figures(cli):
         from pegboard.sim import chipvm
 
         heap = 192 * 1024 * chipvm.build().bits // 32
-        assert 0 < st["free_heap_lowest"] <= heap and 0 < st["free_heap"] <= heap
+        assert 0 < st["free_heap_lowest"] <= st["free_heap"] <= heap  # the answer is a sample too
         assert st["loops"] > 0 and st["longest_pass_ms"] >= 0 and st["last_hint_ms"] is not None
         code, out, _ = cli("selftest", "--report", "--port", s.data_path)
         assert code == 0 and "free heap lowest" in out and "%s bytes" % format(st["free_heap_lowest"], ",") in out

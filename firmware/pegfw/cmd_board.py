@@ -50,10 +50,13 @@ def cmd_stats(app, rid, req, now):
     from pegfw.app import MEM_FREE
 
     gc.collect()  # the free heap after a collection: what the game really leaves
+    free = MEM_FREE() if MEM_FREE else None
+    if free is not None and free < app.free_heap_low:
+        app.free_heap_low = free  # this answer is a sample too: the lowest is never above it
     st = app.store
     return {"games": st.games, "wins": st.wins, "best": st.best or None, "nvm_writes": st.writes,
             "nvm_erases": st.erases, "corrupt_record_ignored": st.corrupt,
-            "free_heap": MEM_FREE() if MEM_FREE else None, "free_heap_lowest": app.free_heap_low,
+            "free_heap": free, "free_heap_lowest": app.free_heap_low,
             "longest_pass_ms": app.longest_pass_ms, "last_hint_ms": app.hint_ms, "loops": app.loops,
             "errors": app.errors}
 
