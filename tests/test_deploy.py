@@ -107,7 +107,7 @@ def test_only_the_chips_files_are_copied(capsys, tmp_path):
     assert "pegfw/gone.py" not in on_drive and "removed pegfw/gone.py" in out
     fw = ROOT / "firmware"
     assert {p.relative_to(fw).as_posix() for p in (fw / "pegfw").glob("*.py")} <= on_drive
-    assert {"pegfw.cmd_game", "pegfw.cmd_board", "pegfw.show_watch", "pegcore.solver", "pegcore.hintfile"} <= set(chip_modules())
+    assert {"pegfw.game_requests", "pegfw.board_requests", "pegfw.show_watch", "pegcore.solver", "pegcore.hintfile"} <= set(chip_modules())
 
 
 def test_the_deployed_drive_answers_every_request_kind(capsys, tmp_path):

@@ -180,7 +180,7 @@ def test_solve_with_finish_and_not_solvable():
     moves = ask(app, hw, "solve", finish=13)["moves"]
     assert len(moves) == 13 and moves[-1][2] == 13
     assert ask(app, hw, "solve", finish=0)["error"] == "bad_args"
-    loaded = [m for m in ("pegfw.jobs", "pegcore.finishfile", "pegfw.cmd_game", "pegfw.cmd_board") if m in __import__("sys").modules]
+    loaded = [m for m in ("pegfw.jobs", "pegcore.finishfile", "pegfw.game_requests", "pegfw.board_requests") if m in __import__("sys").modules]
     assert app.job is None and not loaded  # nothing left behind
 
 
@@ -370,7 +370,7 @@ def as_on_the_chip():
     from pegfw.ondemand import unload
 
     for name in ("pegcore.parity", "pegcore.search", "pegcore.finishfile", "pegcore.book", "pegfw.jobs", "pegfw.job",
-                 "pegfw.show_watch", "pegfw.show_chase", "pegfw.cmd_game", "pegfw.cmd_board"):
+                 "pegfw.show_watch", "pegfw.show_chase", "pegfw.game_requests", "pegfw.board_requests"):
         unload(name)
 
 
@@ -433,7 +433,7 @@ def test_frames_hold_only_small_ints_for_a_32_bit_chip():
 
 
 def test_a_request_the_heap_cannot_hold_gets_an_answer(monkeypatch):
-    import pegfw.cmd_board as more
+    import pegfw.board_requests as more
 
     def short_of_memory(app, rid, req, now):
         raise MemoryError

@@ -6,7 +6,7 @@ import importlib
 import re
 from pathlib import Path
 
-from pegfw import cmd_board
+from pegfw import board_requests
 from pegfw.commands import COMMANDS
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -35,8 +35,8 @@ def test_every_command_has_its_handler_and_no_handler_is_left_out():
 
 
 def test_info_capabilities_are_commands():
-    assert set(cmd_board.CAPABILITIES) <= set(COMMANDS)
-    assert set(COMMANDS) - set(cmd_board.CAPABILITIES) == {"info", "state", "stop"}  # always there
+    assert set(board_requests.CAPABILITIES) <= set(COMMANDS)
+    assert set(COMMANDS) - set(board_requests.CAPABILITIES) == {"info", "state", "stop"}  # always there
 
 
 def _private(name):

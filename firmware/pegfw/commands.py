@@ -1,7 +1,7 @@
 """Every request of the protocol (docs/protocol.md) and the module whose `cmd_<name>` answers it.
-The everyday ones (state, hint, stop) are here, in memory; the rare ones live in pegfw.cmd_game
-and pegfw.cmd_board, compiled for the request and dropped after it (pegfw.ondemand), so the game
-keeps the heap.
+The everyday ones (state, hint, stop) are here, in memory; the rare ones live in
+pegfw.game_requests and pegfw.board_requests, compiled for the request and dropped after it
+(pegfw.ondemand), so the game keeps the heap.
 
 A handler takes (app, rid, req, now): the App, the request's id, the request (a dict) and the
 time in ticks; it returns the reply's fields, or DEFERRED when a job answers later, or raises
@@ -18,8 +18,8 @@ DEFERRED = object()  # a handler's answer when a job (pegfw.job) will reply late
 BUTTON = object()    # who asked, when it was the button (a request's id may be None)
 
 EVERYDAY = "pegfw.commands"
-GAME = "pegfw.cmd_game"
-BOARD = "pegfw.cmd_board"
+GAME = "pegfw.game_requests"
+BOARD = "pegfw.board_requests"
 COMMANDS = {"state": EVERYDAY, "hint": EVERYDAY, "stop": EVERYDAY,
             "solve": GAME, "demo": GAME, "guide": GAME, "watch": GAME,
             "info": BOARD, "brightness": BOARD, "theme": BOARD, "stats": BOARD, "selftest": BOARD, "reset": BOARD}
