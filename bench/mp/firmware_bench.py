@@ -265,8 +265,8 @@ def main():
     # the pause when code the game does not keep is compiled on demand (a show starting, a rare
     # request): the slowest of them, each imported fresh and dropped again
     load_us = 0
-    for name in ("pegfw.show_over", "pegfw.show_demo", "pegfw.show_chase", "pegfw.game_requests", "pegfw.board_requests",
-                 "pegfw.show_watch", "pegfw.resume"):
+    for name in ("pegfw.show_over", "pegfw.show_demo", "pegfw.show_chase", "pegfw.game_requests",
+                 "pegfw.board_requests", "pegfw.show_watch", "pegfw.guide", "pegfw.jobs", "pegfw.resume"):
         loaded = list(sys.modules)
         t = ticks_us()
         __import__(name)
