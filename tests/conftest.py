@@ -1,7 +1,9 @@
+import atexit
 import gc
 import os
 import shutil
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -11,6 +13,12 @@ FIRMWARE = ROOT / "firmware"
 # pegfw (the firmware application) is not a host package: tests import it from firmware/,
 # appended so firmware/code.py cannot shadow the standard library's `code` module.
 sys.path.append(str(FIRMWARE))
+
+# Simulators announce themselves in the runtime folder so commands find them without --port. The
+# tests' own must not meet a simulator the user runs, nor another test run's (two suites at once,
+# or the parallel workers of one): each test process gets a runtime folder of its own.
+os.environ["XDG_RUNTIME_DIR"] = tempfile.mkdtemp(prefix="pegboard-tests-")
+atexit.register(shutil.rmtree, os.environ["XDG_RUNTIME_DIR"], True)
 
 
 def micropython_binary() -> str | None:

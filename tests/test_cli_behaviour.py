@@ -115,7 +115,7 @@ def test_ctrl_c_or_kill_stops_what_the_command_started(sim, argv, what, sig):
     assert p.stdout.readline()  # it has started (the port is its own until it ends)
     time.sleep(0.3)
     p.send_signal(sig)
-    _out, err = p.communicate(timeout=10)
+    _out, err = p.communicate(timeout=30)
     assert p.returncode == 130 and "stopped the %s on the board" % what in err and "Traceback" not in err
     with BoardClient(sim.data_path) as b:
         assert b.request("state")["mode"] == "play"
@@ -181,7 +181,7 @@ def test_monitor_shows_both_directions_of_commands_that_go_through_its_tap(sim, 
         said.append(mon.stdout.readline())
         assert said[-1], "the monitor ended before it showed the lift"
     mon.send_signal(signal.SIGINT)
-    out, err = mon.communicate(timeout=10)
+    out, err = mon.communicate(timeout=30)
     assert mon.returncode == 0 and "Traceback" not in err
     lines = "".join(said).splitlines() + out.splitlines()
     assert any(line.startswith("→ state") for line in lines)
@@ -207,7 +207,7 @@ def test_mirror_plain_prints_each_move_in_words_and_the_board_after_it():
             said.append(p.stdout.readline())
             assert said[-1], "the mirror ended before it showed the move"
         p.send_signal(signal.SIGINT)
-        _, err = p.communicate(timeout=10)
+        _, err = p.communicate(timeout=30)
         out = "".join(said)
     assert p.returncode == 0 and "Traceback" not in err
     after = out.split("4 → 1 over 2 (13 pegs left)\n", 1)[1]

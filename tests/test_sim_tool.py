@@ -39,7 +39,7 @@ class SimProcess:
     def stop(self):
         self.hand.close()
         self.p.send_signal(signal.SIGINT)
-        rest = self.p.communicate(timeout=10)[0]
+        rest = self.p.communicate(timeout=30)[0]
         return self.p.returncode, rest
 
 

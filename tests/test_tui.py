@@ -24,8 +24,8 @@ def _filled_sim():
         yield sim
 
 
-async def _until(pilot, test, what, seconds=5.0):
-    """Let the app run until test() holds (no key pressed meanwhile)."""
+async def _until(pilot, test, what, seconds=20.0):
+    """Let the app run until test() holds (no key pressed meanwhile); the limit is for a loaded machine."""
     end = time.monotonic() + seconds
     while not test():
         assert time.monotonic() < end, "timed out waiting for " + what
