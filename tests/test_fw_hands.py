@@ -8,7 +8,7 @@ import itertools
 import sys
 from pathlib import Path
 
-from hypothesis import given, settings, strategies as st
+from hypothesis import example, given, settings, strategies as st
 
 sys.path.append(str(Path(__file__).resolve().parent.parent / "firmware"))
 
@@ -51,8 +51,8 @@ class Hand:
     def jump(self, j, order, stray_at, stray_pick):
         holes = (B.jump_from[j], B.jump_over[j], B.jump_to[j])
         for k in range(4):
-            if k == stray_at:
-                pegs = [h for h in range(B.holes) if self.mask >> h & 1]
+            pegs = [h for h in range(B.holes) if self.mask >> h & 1]
+            if k == stray_at and pegs:  # (mid-jump on the last two pegs, none may be on the board)
                 h = pegs[stray_pick % len(pegs)]
                 self.lift(h)
                 self.place(h)
@@ -95,6 +95,8 @@ plans = st.lists(st.tuples(st.integers(0, 1000), st.integers(0, 5), st.integers(
 
 @settings(max_examples=400, deadline=None)
 @given(st.integers(1, 15), plans)
+@example(12, [(1, 0, 0, 0)] * 3 + [(177, 0, 0, 0), (1, 0, 0, 0), (2, 0, 0, 0), (3, 0, 0, 0), (3, 0, 0, 0)]
+         + [(0, 0, 0, 0)] * 3 + [(1, 0, 0, 0), (0, 0, 2, 0)])  # a stray hand mid-jump with no peg left to lift
 def test_stray_hands_anywhere_make_exactly_the_meant_moves(empty, plan):
     t = Tracker(B)
     start = start_mask(B, empty)
