@@ -63,7 +63,8 @@ class App:
         self.press_swallowed = False
         self.last_frame = None
         self.next_frame = 0
-        self.base_key = None  # (tracker version, theme): what the steady picture was made from
+        self.base_version = -1  # the tracker's version and the theme the steady picture was made from
+        self.base_theme = None
         self.base = []  # type: list
         self.reset_at = None  # a `reset` request: when to reset (its reply has gone out by then)
         self.chase = None  # type: Any  # a resumed game's catch-up search, while a picture needs one
@@ -115,7 +116,7 @@ class App:
 
     def guide_off(self, reason):
         """End guided play, saying why (done, different_move, undo, stopped, new_game)."""
-        if self.guide is not None and reason is not None:
+        if self.guide is not None:
             self.guide = None
             ondemand.end("guide")
             self.link.event("guide_off", {"reason": reason})
@@ -207,15 +208,14 @@ class App:
             self.chase = None
             ondemand.end("resume")
             return
-        resume = ondemand.load("pegfw.resume")
         c = self.chase
         if c is None or c.target != t.sensed:
-            c = self.chase = resume.Catchup(t, t.base[1], t.sensed)
+            c = self.chase = ondemand.load("pegfw.resume").Catchup(t, t.base[1], t.sensed)
         if c.done:
             return  # the picture fits the game, or nothing fits it: wait for the next one
         found = c.run(CATCHUP_STEPS)
         if found:
-            self._events(resume.take_line(t, found))
+            self._events(ondemand.load("pegfw.resume").take_line(t, found))
         elif found is False and t.fit(t.position, t.sensed, t.previous()) == 3:
             events = []  # type: list
             t.flag(events)  # no moves explain it either: an illegal placement after all
@@ -241,7 +241,9 @@ class App:
                 self.store.move(e[JUMP])
                 self.link.event("move", {"move": b.move_of(e[JUMP]), "pegs_left": e[PEGS_LEFT]})
                 if self.guide is not None:
-                    self.guide_off(self.guide.moved(e[JUMP]))  # None: the guide goes on
+                    ended = self.guide.moved(e[JUMP])
+                    if ended:
+                        self.guide_off(ended)
                 if self.shows.kind == "hint":
                     self.shows.stop()
             elif name == "undo":
@@ -327,9 +329,9 @@ class App:
     # -- lights ------------------------------------------------------------------------------
     def _frame(self, now):
         t = self.tracker
-        key = (t.version, self.theme)
-        if key != self.base_key:  # the steady picture only changes with the pegs (or the theme)
-            self.base_key = key
+        if t.version != self.base_version or self.theme != self.base_theme:
+            # the steady picture only changes with the pegs (or the theme)
+            self.base_version, self.base_theme = t.version, self.theme
             self.base = base_frame(self.board, t, self.theme)
         base = self.base
         if self.guide is not None and t.mode == "play" and t.sensed == t.position:

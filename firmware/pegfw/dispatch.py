@@ -4,7 +4,7 @@ pegfw.commands.COMMANDS; a rare command's code is loaded for its request alone (
 
 import gc
 
-from pegfw import ondemand
+from pegfw import commands, ondemand
 from pegfw.commands import COMMANDS, DEFERRED, EVERYDAY
 from pegfw.protocol import ProtocolError, parse_request
 
@@ -64,7 +64,8 @@ class Dispatcher:
         if rare:
             ondemand.begin("request")  # the handler's code, and what it imports, leave after the reply
         try:
-            fields = getattr(ondemand.load(module), "cmd_" + cmd)(app, rid, req, now)
+            code = ondemand.load(module) if rare else commands  # the everyday ones are in memory
+            fields = getattr(code, "cmd_" + cmd)(app, rid, req, now)
         except ProtocolError as e:
             link.error(rid, e.code, e.message, e.extra)
             return
