@@ -44,7 +44,8 @@ def test_power_on_reads_the_board_and_starts_a_game():
     hw, app = make_app(hw)
     run(app, hw, 200)
     events = [json.loads(x) for x in hw.serial.lines()]
-    assert {"event": "new_game", "seq": events[-1]["seq"], "empty": 5} in events
+    assert {"event": "new_game", "seq": events[-1]["seq"], "empty": 5,
+            "start": holes_of(start_mask(B, 5))} in events
     st = ask(app, hw, "state")
     assert st["mode"] == "play" and st["empty_start"] == 5 and len(st["pegs"]) == 14
 

@@ -100,7 +100,7 @@ plans = st.lists(st.tuples(st.integers(0, 1000), st.integers(0, 5), st.integers(
 def test_stray_hands_anywhere_make_exactly_the_meant_moves(empty, plan):
     t = Tracker(B)
     start = start_mask(B, empty)
-    assert ("new_game", empty) in t.reset(start)
+    assert ("new_game", empty, start) in t.reset(start)
     made, seen = play(t, Hand(start), plan)
     assert [e[1] for e in seen if e[0] == "move"] == made
     assert not [e for e in seen if e[0] in ("illegal", "undo", "new_game")], seen
@@ -163,10 +163,10 @@ def test_changing_the_start_by_one_peg_then_playing_on_in_every_hand_order():
                     more, seen2 = play(t, hand, plan)
                     seen += seen2
                     made += more
-                    assert [ev for ev in seen if ev[0] == "new_game"] == [("new_game", x + 1)], (e + 1, x + 1, order)
+                    assert [ev for ev in seen if ev[0] == "new_game"] == [("new_game", x + 1, start_mask(B, x + 1))], (e + 1, x + 1, order)
                     # the game from the new start: what follows its new_game (a picture may have
                     # been the old start's first move too, until the next one settled it)
-                    after = seen[seen.index(("new_game", x + 1)):]
+                    after = seen[seen.index(("new_game", x + 1, start_mask(B, x + 1))):]
                     assert [ev[1] for ev in after if ev[0] == "move"] == made, (e + 1, x + 1, order, seen)
                     assert not [ev for ev in seen if ev[0] in ("illegal", "undo")], (e + 1, x + 1, order, seen)
                     assert t.empty_start == x + 1 and t.position == hand.mask
@@ -182,5 +182,5 @@ def test_the_issues_start_change_from_6_to_4():
     hand.place(5)  # into 6: also half of 4 over 5 into 6
     hand.jump(B.find_jump(1, 2, 4), (0, 2, 1), -1, 0)
     seen = [ev for p in hand.pictures for ev in t.sense(p)]
-    assert ("new_game", 4) in seen and ("move", B.find_jump(1, 2, 4), 13) in seen
+    assert ("new_game", 4, start_mask(B, 4)) in seen and ("move", B.find_jump(1, 2, 4), 13) in seen
     assert t.empty_start == 4 and not [ev for ev in seen if ev[0] == "illegal"]

@@ -172,17 +172,17 @@ def test_nvm_log_survives_a_compaction_and_counts_erases():
     nvm = FlashNvm()
     st = Store(nvm, 5)
     for g in range(600):
-        st.new_game(1)
+        st.new_game(start_mask(B, 1))
         moves = 2 if g % 3 else 13  # the log is replayed by count: pegs left = 14 - moves
         for j in range(moves + 1):
             st.move(j)
         st.undo()
         st.game_over(14 - moves)
-    st.new_game(4)
+    st.new_game(start_mask(B, 4))
     st.move(9)
     again = Store(nvm, 5)
     assert (again.games, again.wins, again.best) == (601, 200, 1)
-    assert again.empty_start == 4 and again.moves == [9]
+    assert again.empty_start() == 4 and again.moves == [9]
     assert nvm.erases == st.erases >= 1 and nvm.erases <= (200 * 18 + 400 * 7) // (4096 - 16) + 1
 
 
@@ -191,11 +191,11 @@ def test_damaged_log_entry_ends_the_log_and_is_compacted():
 
     nvm = FlashNvm()
     st = Store(nvm, 5)
-    st.new_game(1)
+    st.new_game(start_mask(B, 1))
     st.move(3)
     nvm.data[HEAD + 3] = 0xF9  # not an entry
     again = Store(nvm, 5)
-    assert again.empty_start == 1 and again.moves == [3] and again.end is None
+    assert again.empty_start() == 1 and again.moves == [3] and again.end is None
     again.move(5)
     third = Store(nvm, 5)
     assert third.moves == [3, 5] and third.games == 1

@@ -71,7 +71,7 @@ def test_every_hand_order_makes_exactly_the_intended_moves(game):
     t.reset(0)
     mask = start_mask(B, empty)
     ev = t.sense(mask)
-    assert ("new_game", empty) in ev
+    assert ("new_game", empty, mask) in ev
     made, seen, mask = play_plan(t, mask, plan)
     moves = [e[1] for e in seen if e[0] == "move"]
     assert moves == made

@@ -79,6 +79,34 @@ def test_mirror_follows_moves_made_by_hand_with_no_key_pressed():
     asyncio.run(scenario())
 
 
+def test_set_a_position_with_the_mouse_and_play_from_it():
+    """c clears the simulated board (the game ends: free play), clicks set pegs, the hint is about
+    them, g plays from there; the status line says which mode and why."""
+    async def scenario():
+        with _filled_sim() as sim:
+            app = BoardApp(BoardClient(sim.data_path), hand=sim.control)
+            async with app.run_test(size=SIZE) as pilot:
+                await _until(pilot, lambda: app.state.get("mode") == "play", "the first state")
+                await pilot.press("c")
+                await _until(pilot, lambda: app.state.get("mode") == "setup" and not app.state.get("pegs"),
+                             "the emptied board in setup")
+                assert "abandoned" in _log(app) or "emptied" in _log(app)
+                for h in (4, 5, 13):
+                    await pilot.click("#hole-%d" % h)
+                await _until(pilot, lambda: app.state.get("position") == [4, 5, 13], "the pegs set by clicks")
+                assert "free play: 3 pegs" in str(app.query_one("#status").render())
+                await pilot.press("h")
+                await _until(pilot, lambda: "hint: 4 → 6 over 5" in _log(app), "the hint on the clicked pegs")
+                await pilot.press("g")
+                await _until(pilot, lambda: app.state.get("mode") == "play", "the game from here")
+                assert app.state.get("start") == [4, 5, 13]
+                assert "hand-set start of 3 pegs" in str(app.query_one("#status").render())
+                assert "playing from here" in _log(app)
+                await pilot.press("q")
+
+    asyncio.run(scenario())
+
+
 def test_whole_game_to_a_win_by_clicks_at_80x24():
     g = Geometry(5)
     jumps = Solver(g).solution(start_mask(g, 5))
@@ -89,7 +117,7 @@ def test_whole_game_to_a_win_by_clicks_at_80x24():
             app = BoardApp(BoardClient(sim.data_path), hand=sim.control)
             async with app.run_test(size=SIZE) as pilot:
                 await _until(pilot, lambda: app.state.get("mode") == "setup", "the empty board")
-                assert "setting up" in str(app.query_one("#status").render())
+                assert "free play" in str(app.query_one("#status").render())
                 # new game: the simulated hand fills every hole but the start (1 by default)
                 await pilot.press("n")
                 await _until(pilot, lambda: app.state.get("empty_start") == 1, "a new game")

@@ -27,11 +27,13 @@ from pegfw.lights import Limiter, base_frame
 from pegfw.protocol import Link, ProtocolError
 from pegfw.show_runner import ShowRunner
 from pegfw.store import Store
-from pegfw.tracker import EMPTY, HOLE, HOLES, JUMP, PEGS_LEFT, VERDICT, Tracker
+from pegfw.tracker import EMPTY, HOLE, HOLES, JUMP, PEGS_LEFT, REASON, START, VERDICT, Tracker
 
 # the chip's free heap; CPython (the simulator, tests) has no heap of its own to report
 MEM_FREE = getattr(gc, "mem_free", None)
 LONG_PRESS_MS = 800
+PLAY_PRESS_MS = 3000    # held this long: play from here (the pegs as they stand start a game)
+EMPTY_SETTLE_MS = 500   # an empty board this long ends the game in play (pegfw.tracker.emptied)
 SETTLE_MS = 60          # quiet time after a keypad reset before trusting the picture
 FRAME_MS = 20           # animate at most every 20 ms
 HEAP_SAMPLE_MS = 10000  # how often the board collects and notes its free heap (stats)
@@ -59,6 +61,7 @@ class App:
         self.job = None  # type: Any  # long work (pegfw.job.Job), while it runs
         self.sensed = 0
         self.settle_until = None
+        self.empty_since = None  # the board went empty then (a game in play ends if it stays so)
         self.press_at = None
         self.press_swallowed = False
         self.last_frame = None
@@ -102,6 +105,10 @@ class App:
     def stop(self):
         """End whatever runs (guide, search, show); what it was, or None."""
         was = self.shows.kind or ("guide" if self.guide is not None else None)
+        if self.tracker.target:
+            was = was or "setup"
+            self.tracker.target = 0
+            self.tracker.version += 1  # the steady picture loses the fill/remove colours
         self.guide_off("stopped")
         if self.job is not None:
             was = was or "search"
@@ -190,14 +197,19 @@ class App:
             self._events(self.tracker.sense(self.sensed))
             if self.shows.kind == "selftest":  # a self-test reports every sensor change
                 self.link.event("sensors", {"pegs": holes_of(self.sensed)})
+            self.empty_since = now if not self.sensed else None
+        elif self.empty_since is not None and ticks_diff(now, self.empty_since) >= EMPTY_SETTLE_MS:
+            self.empty_since = None
+            self._events(self.tracker.emptied())
 
     def _adopt_whole_board(self):
         t = self.tracker
-        if t.mode == "setup" and self.store.empty_start:
+        if t.mode == "setup" and self.store.start:
             ondemand.begin("resume")  # only after a reset mid-game; its code leaves when the game is whole
             events = ondemand.load("pegfw.resume").resume(self)
         else:
             events = t.reset(self.sensed)
+        self.empty_since = self.hw.ticks_ms() if not self.sensed else None
         self._events(events)
 
     def _catch_up(self):
@@ -234,8 +246,22 @@ class App:
                 self.cancel_job()
                 self.shows.stop()
                 self.guide_off("new_game")
-                self.store.new_game(e[EMPTY])
-                self.link.event("new_game", {"empty": e[EMPTY]})
+                finish = self.tracker.finish
+                self.store.new_game(e[START], finish)
+                fields = {"empty": e[EMPTY], "start": holes_of(e[START])}
+                if finish is not None:
+                    fields["finish"] = finish
+                self.link.event("new_game", fields)
+            elif name == "setup":
+                self.cancel_job()
+                if e[REASON] != "game_over":
+                    self.store.abandon()  # the game was not finished: counted as abandoned
+                self.guide_off("setup")
+                if self.shows.kind in ("over", "hint"):
+                    self.shows.stop()
+                self.link.event("setup", {"reason": e[REASON]})
+            elif name == "setup_done":
+                self.link.event("setup_done", {"pegs": holes_of(self.tracker.sensed)})
             elif name == "move":
                 self.cancel_job()
                 self.store.move(e[JUMP])
@@ -257,7 +283,10 @@ class App:
                 self.link.event("recovered")
             elif name == "game_over":
                 self.store.game_over(e[PEGS_LEFT])
-                self.link.event("game_over", {"pegs_left": e[PEGS_LEFT], "verdict": e[VERDICT]})
+                fields = {"pegs_left": e[PEGS_LEFT], "verdict": e[VERDICT]}
+                if self.tracker.finish is not None:
+                    fields["in_finish"] = self.tracker.in_finish()
+                self.link.event("game_over", fields)
                 if self.shows.kind not in ("demo", "watch"):
                     self.shows.load("over", "pegfw.show_over", "GameOverShow", (b.holes, self.hw.ticks_ms(),
                                                                                  e[VERDICT]))
@@ -282,7 +311,9 @@ class App:
                 self.press_at = None
                 if not self.press_swallowed and self.job is None:  # else it still thinks
                     try:
-                        if held >= LONG_PRESS_MS:
+                        if held >= PLAY_PRESS_MS:
+                            self.play_here(None)
+                        elif held >= LONG_PRESS_MS:
                             self.start_demo(None, now)
                         else:
                             self.hint(now)  # lights before the event's JSON
@@ -293,6 +324,26 @@ class App:
             keys.events.clear()
 
     # -- actions -----------------------------------------------------------------------------
+    def play_here(self, finish):
+        """A game from the pegs as they stand (`play`, or the button held PLAY_PRESS_MS)."""
+        t = self.tracker
+        if t.mode == "illegal":
+            raise ProtocolError("busy", "illegal placement at %s: put it right first" % holes_of(t.bad))
+        events = []  # type: list
+        if not t.play_here(events, finish):
+            raise ProtocolError("not_solvable", "no jump is possible from these pegs: set a position with a jump")
+        self._events(events)
+        return {"start": holes_of(t.start), "empty": t.empty_start, "finish": finish}
+
+    def set_target(self, mask):
+        """Light what to fill and what to take out until the pegs are `mask` (`setup`)."""
+        events = []  # type: list
+        self.tracker.set_target(events, mask)
+        self._events(events)
+        s = self.tracker.sensed
+        return {"to_fill": holes_of(mask & ~s), "to_remove": holes_of(s & ~mask),
+                "done": not self.tracker.target}
+
     def hint(self, now, rid=BUTTON):
         """The best move, lit, and a hint event; the reply's fields for request `rid`. A lookup on
         the 15-hole board; elsewhere a search run as a job (the answer comes a few passes later)."""

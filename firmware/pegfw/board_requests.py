@@ -11,7 +11,8 @@ if TYPE_CHECKING:
     from pegfw.app import App  # noqa: F401 (type comments)
 
 PROTOCOL = 1
-CAPABILITIES = ("hint", "solve", "demo", "guide", "watch", "selftest", "stats", "theme", "brightness", "reset")
+CAPABILITIES = ("hint", "solve", "demo", "guide", "watch", "play", "setup", "selftest", "stats", "theme",
+                "brightness", "reset")
 
 
 def cmd_info(app, rid, req, now):
@@ -54,7 +55,8 @@ def cmd_stats(app, rid, req, now):
     if free is not None and free < app.free_heap_low:
         app.free_heap_low = free  # this answer is a sample too: the lowest is never above it
     st = app.store
-    return {"games": st.games, "wins": st.wins, "best": st.best or None, "nvm_writes": st.writes,
+    return {"games": st.games, "wins": st.wins, "best": st.best or None, "abandoned": st.abandoned,
+            "nvm_writes": st.writes,
             "nvm_erases": st.erases, "corrupt_record_ignored": st.corrupt,
             "free_heap": free, "free_heap_lowest": app.free_heap_low,
             "longest_pass_ms": app.longest_pass_ms, "last_hint_ms": app.hint_ms, "loops": app.loops,

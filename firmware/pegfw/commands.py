@@ -21,7 +21,7 @@ EVERYDAY = "pegfw.commands"
 GAME = "pegfw.game_requests"
 BOARD = "pegfw.board_requests"
 COMMANDS = {"state": EVERYDAY, "hint": EVERYDAY, "stop": EVERYDAY,
-            "solve": GAME, "demo": GAME, "guide": GAME, "watch": GAME,
+            "solve": GAME, "demo": GAME, "guide": GAME, "watch": GAME, "play": GAME, "setup": GAME,
             "info": BOARD, "brightness": BOARD, "theme": BOARD, "stats": BOARD, "selftest": BOARD, "reset": BOARD}
 
 
@@ -31,6 +31,8 @@ def cmd_state(app, rid, req, now):
     pos = t.position
     frame = app.last_frame or ()
     return {"pegs": holes_of(t.sensed), "position": holes_of(pos), "empty_start": t.empty_start,
+            "start": holes_of(t.start) if t.start else None, "finish": t.finish,
+            "target": holes_of(t.target) if t.target else None,
             "mode": app.mode(), "moves": [app.board.move_of(j) for j in t.moves],
             # a lookup on the 15-hole board; other boards would have to search: unknown
             "solvable": app.advisor.hint(pos)[1] if app.table is not None else None,

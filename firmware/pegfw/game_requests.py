@@ -56,13 +56,33 @@ def _moves_arg(app, req, required, start=None):
     return jumps
 
 
+def _pegs_arg(app, req, name):
+    """A list of distinct holes (at least one), as a mask; None when left out."""
+    pegs = req.get(name)
+    if pegs is None:
+        return None
+    n = app.board.holes
+    if not isinstance(pegs, list) or not pegs or len(pegs) > n:
+        raise ProtocolError("bad_args", "%s must be a list of 1..%d holes" % (name, n))
+    mask = 0
+    for h in pegs:
+        if isinstance(h, bool) or not isinstance(h, int) or h < 1 or h > n:
+            raise ProtocolError("bad_args", "%s: every hole must be 1..%d" % (name, n))
+        if mask >> (h - 1) & 1:
+            raise ProtocolError("bad_args", "%s: hole %d is listed twice" % (name, h))
+        mask |= 1 << (h - 1)
+    return mask
+
+
 def cmd_demo(app, rid, req, now):
     # type: (App, object, dict, int) -> dict
     empty = req.get("empty")
-    start = None
+    start = _pegs_arg(app, req, "start")
     if empty is not None:
         if isinstance(empty, bool) or not isinstance(empty, int) or empty < 1 or empty > app.board.holes:
             raise ProtocolError("bad_args", "empty must be a hole 1..%d" % app.board.holes)
+        if start is not None:
+            raise ProtocolError("bad_args", "give empty or start, not both")
         start = app.board.full & ~(1 << (empty - 1))
     jumps = _moves_arg(app, req, False, start)
     _not_busy(app)
@@ -73,6 +93,8 @@ def cmd_guide(app, rid, req, now):
     # type: (App, object, dict, int) -> dict
     jumps = _moves_arg(app, req, True)
     _not_busy(app)
+    if app.tracker.mode == "setup":
+        raise ProtocolError("busy", "no game is being played: start one (play, or setup with the file's start)")
     if not jumps:
         raise ProtocolError("bad_args", "moves must not be empty")
     app.start_guide(jumps)
@@ -82,8 +104,30 @@ def cmd_guide(app, rid, req, now):
 def _not_busy(app):
     app.check_thinking()
     app.check_idle()
-    if app.tracker.mode in ("illegal", "setup"):
-        raise ProtocolError("busy", "the board is in %s mode: set the pegs right first" % app.tracker.mode)
+    if app.tracker.mode == "illegal":
+        raise ProtocolError("busy", "an illegal placement is lit: set the pegs right first")
+    if app.tracker.target:
+        raise ProtocolError("busy", "the board waits for a position to be set: set it, or send stop")
+
+
+def cmd_play(app, rid, req, now):
+    # type: (App, object, dict, int) -> dict
+    """A game from the pegs as they stand (free play becomes a game)."""
+    finish = _finish_arg(app, req)
+    _not_busy(app)
+    return app.play_here(finish)
+
+
+def cmd_setup(app, rid, req, now):
+    # type: (App, object, dict, int) -> dict
+    """Light the holes to fill and the pegs to take out until the pegs are `pegs`; then a game
+    starts from them (setup_done, new_game). The game in play ends."""
+    mask = _pegs_arg(app, req, "pegs")
+    if mask is None:
+        raise ProtocolError("bad_args", "pegs is required: a list of holes")
+    app.check_thinking()
+    app.check_idle()
+    return app.set_target(mask)
 
 
 def cmd_watch(app, rid, req, now):

@@ -64,13 +64,20 @@ def peg_color(hole, theme):
 
 def base_frame(board, tracker, theme="plain"):
     """Pegs and holes as sensed, with the lifted peg's landing holes, the peg still to pull out,
-    and illegal placements in red."""
+    and illegal placements in red. While the board waits for a position to be set (`setup` with
+    pegs), the holes to fill are lit as landings and the pegs to take out as pegs to pull."""
     s = tracker.sensed
     setup = tracker.mode == "setup"
+    want = tracker.target
     frame = []
     for i in range(board.holes):
         bit = 1 << i
-        if tracker.bad & bit:
+        if want:
+            if (s ^ want) & bit:
+                c = colors.LANDING if want & bit else colors.PENDING
+            else:
+                c = peg_color(i + 1, theme) if s & bit else colors.EMPTY
+        elif tracker.bad & bit:
             c = colors.ERROR
         elif tracker.pending & bit:
             c = colors.PENDING

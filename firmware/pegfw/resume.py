@@ -4,8 +4,7 @@ doing (a jump half made, pegs in the hand). Moves made while the firmware was do
 Catchup, a search run in slices from the App's loop, retried on every new picture until the pegs
 match the game. Loaded only while there is such work, then dropped."""
 
-from pegcore.geometry import start_mask
-from pegcore.rules import has_move, is_legal, popcount
+from pegcore.rules import has_move, holes_of, is_legal, popcount
 
 SEEN_LIMIT = 1500  # positions remembered by one search (heap: a set of small ints)
 
@@ -13,23 +12,30 @@ SEEN_LIMIT = 1500  # positions remembered by one search (heap: a set of small in
 def resume(app):
     """Take the logged game back; returns the events of judging the sensed picture against it."""
     b, store = app.board, app.store
-    empty = store.empty_start
-    pos = start_mask(b, empty)
+    if not app.sensed:  # an empty board is no game in progress: it was abandoned
+        store.abandon()
+        app.link.event("setup", {"reason": "emptied"})
+        return app.tracker.reset(0)
+    pos = store.start
     moves = []
     for j in store.moves:
         if j >= len(b.need) or not is_legal(b, pos, j):
             break  # a damaged log: keep the legal part, the search finds the rest
         pos ^= b.flip[j]
         moves.append(j)
-    app.link.event("resumed", {"empty": empty, "moves": [b.move_of(j) for j in moves]})
-    return adopt(app.tracker, empty, moves, pos, app.sensed)
+    app.link.event("resumed", {"empty": store.empty_start() or None, "start": holes_of(store.start),
+                               "finish": store.finish or None, "moves": [b.move_of(j) for j in moves]})
+    return adopt(app.tracker, store.start, moves, pos, app.sensed, store.finish or None)
 
 
-def adopt(t, empty_start, moves, position, sensed):
-    """Tracker `t` takes a game back after a reset: `moves`, legal from the start, lead to `position`;
-    `sensed` is then judged against it. Returns the events (a game that ended while the
-    firmware was down is over now)."""
-    t.empty_start, t.moves, t.position = empty_start, moves, position
+def adopt(t, start, moves, position, sensed, finish=None):
+    """Tracker `t` takes a game back after a reset: the game began with the pegs `start`;
+    `moves`, legal from it, lead to `position`; `sensed` is then judged against it. Returns the
+    events (a game that ended while the firmware was down is over now)."""
+    gap = t.board.full & ~start
+    t.empty_start = holes_of(gap)[0] if popcount(gap) == 1 else None
+    t.start, t.finish, t.target = start, finish, 0
+    t.moves, t.position = moves, position
     t.mode = "play"
     t.bad = 0
     t.starts = []

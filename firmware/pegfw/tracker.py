@@ -11,26 +11,39 @@ A move is recorded when the picture is the jump's end picture (the jumper has le
 peg is gone); reaching the position before the last move undoes it. Quick hands: one picture may
 hold a finished jump and the next one begun.
 
-New games: filling all holes but one starts a game, unless the picture is also a jump or undo in
-progress of the game being played. While no move has been made, such a full board less another
-hole is remembered as a possible new start (changing the start by one peg looks like half a
-jump); the game becomes that start's when a picture is settled for it (a placement its jumps
-explain, or its first move made) but not for the old start. A picture that is the old start's
-first move made settles the old game (moving peg 2 into 1, then pulling 4 first, is 4 over 2
-into 1 to the sensors). After a resume (pegfw.resume.adopt), a picture the game cannot explain
-may be moves made while the firmware was down: it is not flagged at once; `catchup` stays set
+New games: filling all holes but one (by any route, after a game of any length) starts a game,
+unless the picture is exactly a move or an undo of the game being played. A refill that is also
+a jump or undo in progress of that game is remembered as a possible new start (changing the start
+by one peg looks like half a jump; putting a move's pegs back looks like a refill); the game
+becomes that start's when a picture is settled for it (a placement its jumps explain, or its
+first move made) but not for the old game. A picture that is the old game's move made settles
+the old game (moving peg 2 into 1, then pulling 4 first, is 4 over 2 into 1 to the sensors).
+`play_here` starts a game from any pegs; `set_target` waits for the pegs to match a wanted
+position, then starts a game from it ("setup_done").
+
+Ending a game with the hands: a board emptied of pegs ends the game in play (`emptied`, called by
+the App once the empty board has been stable for a settle time), unless the game's last jump is
+in the hand (two pegs left with a jump between them: both are lifted while it is made). The first
+placement after an empty board that the game cannot explain ends it at once. After game_over, a
+picture that is neither the final position nor an undo of the last move in progress is setup.
+In setup the position is the pegs as sensed (free play).
+
+After a resume (pegfw.resume.adopt), a picture the game cannot explain may be moves made while
+the firmware was down: it is not flagged at once; `catchup` stays set
 until a move has been followed and the picture matches the position, and meanwhile the App
 searches for such moves from the resumed position `base` (pegfw.resume.Catchup).
 Events are tuples: the protocol event's name, then its fields, at the positions named below:
-("lift" | "place", HOLE), ("new_game", EMPTY), ("move", JUMP, PEGS_LEFT), ("undo", JUMP),
-("illegal", HOLES), ("recovered",), ("game_over", VERDICT, PEGS_LEFT). Tuples, not objects:
+("lift" | "place", HOLE), ("new_game", EMPTY, START), ("move", JUMP, PEGS_LEFT), ("undo", JUMP),
+("illegal", HOLES), ("recovered",), ("game_over", VERDICT, PEGS_LEFT), ("setup", REASON) (the
+game ended: "emptied" — abandoned —, "game_over" — a picture after the end —, "request"),
+("setup_done",) (the pegs match the wanted position). EMPTY is None for a hand-set start. Tuples, not objects:
 each picture makes a few, and the chip's heap is small.
 """
 
 from pegcore.rules import has_move, holes_of, popcount, verdict
 
-HOLE = EMPTY = JUMP = HOLES = VERDICT = 1  # an event's first field: what it is about
-PEGS_LEFT = 2
+HOLE = EMPTY = JUMP = HOLES = VERDICT = REASON = 1  # an event's first field: what it is about
+PEGS_LEFT = START = 2
 
 MAX_STARTS = 3  # possible new starts remembered while no move has been made
 
@@ -50,7 +63,11 @@ class Tracker:
         self.position = 0
         self.sensed = 0
         self.before = 0  # the picture before this one
-        self.empty_start = None
+        self.empty_start = None  # the start's empty hole, when the start is a full board less one
+        self.start = 0  # the pegs the game began with (0: no game)
+        self.finish = None  # the hole the last peg should end in (a `play` with a finish), or None
+        self.target = 0  # a position the board waits for the hands to set (set_target), or 0
+        self.ref = 0  # setup: the picture before the pegs now in the hand were lifted
         self.moves = []
         self.lifted = None
         self.landing = 0
@@ -93,28 +110,93 @@ class Tracker:
     # -- judging -------------------------------------------------------------------------------
     def judge(self, events):
         s = self.sensed
-        full_less_one = popcount(s) == self.board.holes - 1
-        if self.mode == "setup":
-            if full_less_one:
+        if self.target:
+            self.position = s
+            if s == self.target:
+                self.target = 0
+                events.append(("setup_done",))
                 self._new_game(events, s)
-            else:
-                self.position = s
-        elif not self.moves and self.mode != "over":
-            self._first_move(events, full_less_one)
-        elif full_less_one and s != self.position and self.fit(self.position, s, self.previous()) == 3:
-            self._new_game(events, s)
+        elif self.mode == "setup":
+            self._setup(events)
+        elif self.mode == "over" and s != self.position and self.fit(self.position, s, self.previous()) >= 2:
+            self.to_setup(events, "game_over")  # neither the end nor an undo of the last move
+            self._setup(events)
+        elif self.before == 0 and s and self.fit(self.position, s, self.previous()) == 3:
+            self.to_setup(events, "emptied")  # the board was emptied, then set anew: quick hands
+            self._setup(events)
         else:
-            self._follow(events)
+            self._play(events)
         if self.catchup and self.live and self.sensed == self.position:
             self.catchup = False  # followed through a whole move since the resume: in step again
         self._update_lifted()
         self.version += 1
 
-    def _first_move(self, events, full_less_one):
-        """No move made yet: the start itself may be changing (see the module's docstring)."""
+    def _setup(self, events):
+        s = self.sensed
+        if s & ~self.ref or not self.ref:
+            self.ref = s  # a placement: the pegs in the hand are put down
+        if popcount(s) == self.board.holes - 1:
+            self._new_game(events, s)
+        else:
+            self.position = s
+
+    def emptied(self):
+        """The board has been empty for the settle time: the game in play ends (abandoned), unless
+        its last jump is in the hand. Returns the events."""
+        events = []
+        if self.sensed or self.target or self.mode == "setup":
+            return events
+        p = self.position
+        if self.mode != "over" and popcount(p) == 2 and has_move(self.board, p):
+            return events  # both pegs lifted for the last jump: a jump in progress
+        self.to_setup(events, "game_over" if self.mode == "over" else "emptied")
+        self.position = 0
+        self._update_lifted()
+        self.version += 1
+        return events
+
+    def to_setup(self, events, reason):
+        """End the game (if any): the board is in setup, its position the pegs as sensed."""
+        self._leave_illegal(events)
+        had = self.mode != "setup"
+        self.mode = "setup"
+        self.moves = []
+        self.start = 0
+        self.empty_start = None
+        self.finish = None
+        self.starts = []
+        self.catchup = False
+        self.bad = 0
+        self.position = self.sensed
+        self.ref = self.sensed
+        if had:
+            events.append(("setup", reason))
+
+    def play_here(self, events, finish=None):
+        """A game from the pegs as they stand (`play`, the button held): returns False when no jump
+        is possible from them."""
+        s = self.sensed
+        if not has_move(self.board, s):
+            return False
+        self.target = 0
+        self._new_game(events, s, finish)
+        self._update_lifted()
+        self.version += 1
+        return True
+
+    def set_target(self, events, mask):
+        """Wait for the hands to set `mask` (the board lights what to fill and what to take out);
+        the game in play ends. When the pegs match, "setup_done" and a new game from them."""
+        self.to_setup(events, "request")
+        self.target = mask
+        self.judge(events)
+
+    def _play(self, events):
+        """A game in play: moves, undos, and the start changing (see the module's docstring)."""
         s, p = self.sensed, self.position
-        if s != p and self._move_to(p, s) < 0:
-            cur = self.fit(p, s, self.previous())
+        prev = self.previous()
+        if s != p and s != prev and self._move_to(p, s) < 0:
+            cur = self.fit(p, s, prev)
             for c in self.starts:
                 moved = self._move_to(c, s) >= 0
                 settled = moved or (s & ~c and self.fit(c, s, -1) == 1)
@@ -122,7 +204,7 @@ class Tracker:
                     self._new_game(events, c)
                     self._follow(events)
                     return
-            if full_less_one:
+            if popcount(s) == self.board.holes - 1:
                 if cur >= 2:
                     self._new_game(events, s)
                     return
@@ -132,16 +214,19 @@ class Tracker:
                         self.starts.pop(0)
         self._follow(events)
 
-    def _new_game(self, events, s):
+    def _new_game(self, events, s, finish=None):
         self._leave_illegal(events)
-        self.empty_start = _lowest_hole(self.board.full & ~s)
+        full_less_one = popcount(s) == self.board.holes - 1
+        self.empty_start = _lowest_hole(self.board.full & ~s) if full_less_one else None
+        self.start = s
+        self.finish = finish
         self.moves = []
         self.position = s
         self.mode = "play"
         self.bad = 0
         self.starts = []
         self.catchup = False
-        events.append(("new_game", self.empty_start))
+        events.append(("new_game", self.empty_start, s))
 
     def previous(self):
         if not self.moves:
@@ -176,6 +261,12 @@ class Tracker:
         self.mode = "over"
         events.append(("game_over", verdict(left), left))
 
+    def in_finish(self):
+        """A game with a finish hole that ended: is its last peg there? (None: no finish.)"""
+        if self.finish is None:
+            return None
+        return self.position == 1 << (self.finish - 1)
+
     def _follow(self, events):
         b, s, p = self.board, self.sensed, self.position
         j = self._move_to(p, s)
@@ -186,6 +277,7 @@ class Tracker:
         if s == prev:
             j = self.moves.pop()
             self._leave_illegal(events)
+            self.starts = []
             self.position = s
             self.mode = "play"
             events.append(("undo", j))
@@ -260,8 +352,10 @@ class Tracker:
         self.lifted = None
         self.landing = 0
         self.pending = 0
-        if self.mode in ("setup", "illegal"):
+        if self.mode == "illegal" or self.target:
             return
+        if self.mode == "setup":
+            p = self.ref  # free play: a lifted peg lights its landings as in a game
         missing = p & ~s
         added = s & ~p
         if missing and not missing & (missing - 1) and not added:

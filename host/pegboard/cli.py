@@ -22,8 +22,9 @@ from pegboard import __version__
 
 # Command modules, in the order `pegboard --help` lists them.
 COMMANDS = [
-    "cmd_ui",       # run, mirror, play
+    "cmd_ui",       # run, mirror
     "cmd_board",    # ports, state, hint, stop, selftest
+    "cmd_position",  # play (from here), setup
     "cmd_show",     # demo, guide, watch
     "cmd_monitor",
     "cmd_solve",

@@ -18,12 +18,15 @@ def register(sub: Subcommands) -> None:
                        description="Plays a solution on the board's LEDs: from FILE (from the file's start), "
                                    "or the board's own best line from where the pegs stand.")
     add_port(p)
-    p.add_argument("file", nargs="?", help="solution file {\"rows\":5,\"empty\":4,\"moves\":[[4,2,1],...]}")
+    p.add_argument("file", nargs="?", help="solution file {\"rows\":5,\"empty\":4,\"moves\":[[4,2,1],...]} "
+                                           "(or \"start\": [holes] for a hand-set start)")
     p.add_argument("--from-solver", action="store_true", help="the board's own solution (the default without FILE)")
     p.set_defaults(func=demo)
     p = sub.add_parser("guide", help="guide a player through a solution file, move by move",
                        description="Uploads FILE; the board lights each move in turn and waits for the player "
-                                   "to make it with real pegs. A different move ends the guidance.")
+                                   "to make it with real pegs. A different move ends the guidance. If the pegs "
+                                   "are not the file's start, the board first shows how to set it up (as "
+                                   "`pegboard setup FILE`).")
     add_port(p)
     p.add_argument("file", help="solution file")
     p.set_defaults(func=guide)
@@ -47,10 +50,10 @@ def demo(args: argparse.Namespace) -> int:
             sol = load_solution(args.file)
         except SolutionError as e:
             raise UsageError(str(e)) from None
-        req = {"empty": sol["empty"], "moves": sol["moves"]}
+        req = {"start": sol["start"], "moves": sol["moves"]}
     with connect(args) as b:
         if args.file:
-            _check_board_size(b, sol, args.file)
+            check_board_size(b, sol, args.file)
         r = b.request("demo", **req)
         n = len(r["moves"])
         if not args.json:
@@ -65,7 +68,7 @@ def demo(args: argparse.Namespace) -> int:
     return 0
 
 
-def _check_board_size(b: BoardClient, sol: dict[str, Any], path: str) -> None:
+def check_board_size(b: BoardClient, sol: dict[str, Any], path: str) -> None:
     """A file for another board size is refused before anything is sent: naming both sizes."""
     info = b.request("info")
     rows = info.get("rows")
@@ -80,14 +83,12 @@ def guide(args: argparse.Namespace) -> int:
     except SolutionError as e:
         raise UsageError(str(e)) from None
     with connect(args) as b:
-        _check_board_size(b, sol, args.file)
+        check_board_size(b, sol, args.file)
         st = b.request("state")
-        if st["empty_start"] != sol["empty"] or st["moves"]:
-            print("set up the board: fill every hole but %d (waiting...; Ctrl-C to give up)" % sol["empty"],
-                  flush=True)
-            while True:
-                if b.wait_for("new_game", timeout=3600)["empty"] == sol["empty"]:
-                    break
+        if st.get("start") != sol["start"] or st["moves"] or st["mode"] not in ("play", "guide"):
+            from pegboard.cmd_position import set_up
+
+            set_up(b, sol["start"], args.json)  # the board lights what to fill and take out; a game starts
         b.request("guide", moves=sol["moves"])
         print("make the lit move: blue peg over pink into green (%d moves)" % len(sol["moves"]), flush=True)
         with stopped_on_interrupt(b, "guide"):

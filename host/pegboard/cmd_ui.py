@@ -1,4 +1,5 @@
-"""`pegboard mirror`, `pegboard play` and `pegboard run` (the main job behind `make run`)."""
+"""`pegboard mirror` and `pegboard run` (the main job behind `make run`; `run --sim` plays the
+simulated board even with a real one plugged in)."""
 
 from __future__ import annotations
 
@@ -25,16 +26,15 @@ def register(sub: Subcommands) -> None:
     p.add_argument("--port", help=PORT_HELP)
     p.add_argument("--plain", action="store_true", help="print text frames instead (logs, non-terminals)")
     p.set_defaults(func=mirror)
-    p = sub.add_parser("play", help="play on a simulated board in the terminal (click holes to move pegs)",
-                       description="Starts a simulated board and its live view. Click the jumping peg, then the "
-                                   "empty hole it lands in, then the jumped peg. Without a terminal it prints a "
-                                   "demonstration: the board after each move of a solution.")
-    p.add_argument("--runtime", choices=["cpython", "micropython"], default="cpython")
-    p.add_argument("--empty", type=int, default=1, help="start with this hole empty (default 1)")
-    p.set_defaults(func=play)
     p = sub.add_parser("run", help="the main job: mirror the real board if plugged in, else play the simulated one",
                        description="Mirrors a plugged-in board; else a running `pegboard sim`; else starts a "
-                                   "simulated board to play on (see `pegboard play`).")
+                                   "simulated board to play on in the terminal: click the jumping peg, then the "
+                                   "empty hole it lands in, then the jumped peg. Without a terminal it prints a "
+                                   "demonstration: the board after each move of a solution.")
+    p.add_argument("--sim", action="store_true", help="play the simulated board even if a board is plugged in")
+    p.add_argument("--runtime", choices=["cpython", "micropython"], default="cpython",
+                   help="the simulated board's runtime (with --sim, or when no board is found)")
+    p.add_argument("--empty", type=int, default=1, help="the simulated board starts with this hole empty (default 1)")
     p.set_defaults(func=run)
 
 
@@ -101,7 +101,7 @@ def play(args: argparse.Namespace) -> int:
             return _scripted_show(sim, board)
         from pegboard.tui import BoardApp
 
-        BoardApp(board, hand=sim.control, title="pegboard play (simulated board)").run()
+        BoardApp(board, hand=sim.control, title="pegboard run (simulated board)").run()
         board.close()
     return 0
 
@@ -140,13 +140,16 @@ def _scripted_show(sim, board: BoardClient) -> int:
 def run(args: argparse.Namespace) -> int:
     from pegboard.ports import find_board_or_sim
 
-    try:
-        port = find_board_or_sim()
-    except Exception:  # noqa: BLE001 - a port scan that fails means: play the simulated board
-        port = None
+    port = None
+    if not getattr(args, "sim", False):
+        try:
+            port = find_board_or_sim()
+        except Exception:  # noqa: BLE001 - a port scan that fails means: play the simulated board
+            port = None
     if port:
         print("board found on %s" % port)
         return mirror(argparse.Namespace(port=port, plain=not sys.stdout.isatty()))
     if sys.stdout.isatty():
-        print("no board plugged in: starting the simulated board", flush=True)
-    return play(argparse.Namespace(runtime="cpython", empty=1))
+        print("starting the simulated board" if getattr(args, "sim", False)
+              else "no board plugged in: starting the simulated board", flush=True)
+    return play(argparse.Namespace(runtime=getattr(args, "runtime", "cpython"), empty=getattr(args, "empty", 1)))

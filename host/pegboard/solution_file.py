@@ -1,4 +1,5 @@
-"""Solution files: {"rows": 5, "empty": 4, "moves": [[4, 2, 1], ...]}, checked completely."""
+"""Solution files: {"rows": 5, "empty": 4, "moves": [[4, 2, 1], ...]}, or with "start": [holes]
+(the pegs of a hand-set start) instead of "empty"; checked completely."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from typing import Any
 
 from pegcore.geometry import Board, start_mask
 from pegcore.moves import MoveError, validate_moves
+from pegcore.rules import holes_of
 
 
 class SolutionError(ValueError):
@@ -73,19 +75,44 @@ def check_solution(sol: Any, where: str = "solution") -> dict[str, Any]:
         board = Board(rows)
     except ValueError as e:
         raise SolutionError("%s: %s" % (where, e)) from None
-    empty = sol.get("empty")
-    try:
-        board.check_hole(empty)
-    except ValueError as e:
-        raise SolutionError("%s: empty: %s" % (where, e)) from None
+    empty, start = sol.get("empty"), sol.get("start")
+    if (empty is None) == (start is None):
+        raise SolutionError("%s: give the start as empty (one hole) or start (the holes with pegs), one of them"
+                            % where)
+    if start is not None:
+        mask = _start_mask(board, start, where)
+        gap = board.full & ~mask
+        if not gap & (gap - 1):  # a full board less one: the same as empty
+            empty = holes_of(gap)[0] if gap else None
+    else:
+        try:
+            board.check_hole(empty)
+        except ValueError as e:
+            raise SolutionError("%s: empty: %s" % (where, e)) from None
+        mask = start_mask(board, empty)
     moves = sol.get("moves")
     if not isinstance(moves, list) or not moves:
         raise SolutionError("%s: moves must be a non-empty list of [from, over, to]" % where)
     try:
-        validate_moves(board, start_mask(board, empty), moves)
+        validate_moves(board, mask, moves)
     except MoveError as e:
         raise SolutionError("%s: move %d %s: %s" % (where, e.step + 1, moves[e.step], e.why)) from None
-    return {"rows": rows, "empty": empty, "moves": moves}
+    return {"rows": rows, "empty": empty, "start": holes_of(mask), "moves": moves}
+
+
+def _start_mask(board: Board, start: Any, where: str) -> int:
+    if not isinstance(start, list) or not start:
+        raise SolutionError("%s: start must be a non-empty list of the holes with pegs" % where)
+    mask = 0
+    for h in start:
+        try:
+            board.check_hole(h)
+        except ValueError as e:
+            raise SolutionError("%s: start: %s" % (where, e)) from None
+        if mask >> (h - 1) & 1:
+            raise SolutionError("%s: start: hole %d is listed twice" % (where, h))
+        mask |= 1 << (h - 1)
+    return mask
 
 
 def save_solution(path: str | Path, rows: int, empty: int, moves: list[list[int]]) -> None:

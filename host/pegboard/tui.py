@@ -21,7 +21,7 @@ from pegcore.rules import mask_of
 from pegboard.board_link import BoardLink
 from pegboard.client import BoardClient
 from pegboard.render import move_text, render_board
-from pegboard.words import batch_text, game_over_text, pegs as pegs_text
+from pegboard.words import batch_text, game_over_text, pegs as pegs_text, start_text
 
 EMPTY_LED = (0, 0, 20)  # pegfw.colors.EMPTY: shown neutral here, so it never looks like the hint's blue
 DARK = Color(32, 32, 32)
@@ -36,9 +36,11 @@ LEGEND = [
 ]
 
 HOW_HAND = ("To move: click the peg that jumps, then the empty hole it lands in, then the peg it "
-            "jumped over (to take it out). Click a hole again to put a peg back.")
+            "jumped over (to take it out). Click a hole again to put a peg back. To set a position: "
+            "c clears the board, clicks add and remove pegs, g plays from there.")
 HOW_BOARD = ("Move the real pegs on the board: this screen follows it. Lift the jumping peg, put it in "
-             "the empty hole, pull the jumped peg.")
+             "the empty hole, pull the jumped peg. Take every peg out to end a game; set any pegs and "
+             "press g (or hold the board's button 3 s) to play from there.")
 
 
 def _visible(rgb: list[int]) -> Color:
@@ -92,6 +94,8 @@ class BoardApp(App[int]):
         Binding("w", "watch", "Watch"),
         Binding("s", "stop", "Stop"),
         Binding("n", "new_game", "New game"),
+        Binding("g", "play_here", "Play here"),
+        Binding("c", "clear", "Clear", show=False),
         Binding("b", "browse", "Solution"),
         Binding("p", "press", "Button"),
         Binding("q", "quit", "Quit"),
@@ -214,6 +218,8 @@ class BoardApp(App[int]):
             self.logline("the board shows the solver's search (s stops it, space steps)")
         elif cmd == "stop":
             self.logline("stopped %s" % (reply.get("stopped") or "nothing"))
+        elif cmd == "play":
+            self.logline("playing from here: %s" % start_text(reply))
         if cmd in ("demo", "watch"):
             self.started = True
 
@@ -238,12 +244,7 @@ class BoardApp(App[int]):
             btn.styles.background = bg
             btn.styles.color = Color(0, 0, 0) if bg.brightness > 0.5 else Color(230, 230, 230)
         mode = st.get("mode")
-        count = len(self.sensed)
-        if mode == "setup":
-            lines = ["setting up: %s. A game starts when every hole but one holds a peg." % pegs_text(count)]
-        else:
-            words = MODE_WORDS.get(str(mode), mode)
-            lines = ["%s: %s, from hole %s" % (words, pegs_text(count), st.get("empty_start"))]
+        lines = [mode_text(st, len(self.sensed))]
         if st.get("moves"):
             lines.append("moves: " + " ".join("%d-%d" % (m[0], m[2]) for m in st["moves"][-6:]))
         if st.get("illegal"):
@@ -280,6 +281,16 @@ class BoardApp(App[int]):
             self.logline("the hint button is on the board itself")
             return
         self.link.move("press", ms=100)
+
+    def action_play_here(self) -> None:
+        self.link.ask("play")
+
+    def action_clear(self) -> None:
+        if self.hand is None:
+            self.logline("take the pegs out of the board by hand: the game ends when it is empty")
+            return
+        self.sensed = set()
+        self.link.move("clear")
 
     def action_new_game(self) -> None:
         if self.hand is None:
@@ -345,5 +356,24 @@ class BoardApp(App[int]):
 
 PEG_GLYPH = "●"
 HOLE_GLYPH = "○"
+def mode_text(st: dict[str, Any], count: int) -> str:
+    """The mode the board is in, and why, for the status line."""
+    mode = st.get("mode")
+    if st.get("target"):
+        return ("setting up a position (%s): put pegs in the green holes, take the orange ones out"
+                % pegs_text(len(st["target"])))
+    if mode == "setup":
+        return ("free play: %s set by hand (hints are about them). g plays from here; a full board "
+                "less one starts a game." % pegs_text(count))
+    words = MODE_WORDS.get(str(mode), mode)
+    if st.get("empty_start"):
+        start = "from hole %s" % st["empty_start"]
+    else:
+        start = "from a hand-set start of %s" % pegs_text(len(st.get("start") or []))
+    if st.get("finish"):
+        start += ", finish in hole %s" % st["finish"]
+    return "%s: %s, %s" % (words, pegs_text(count), start)
+
+
 MODE_WORDS = {"setup": "setting up", "play": "playing", "illegal": "illegal placement", "over": "game over",
               "demo": "showing", "guide": "guiding"}

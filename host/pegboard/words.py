@@ -10,7 +10,23 @@ VERDICTS = {"genius": "genius!", "purty smart": "purty smart", "just plain dumb"
             "eg-no-ra-moose": "eg-no-ra-moose"}
 
 GUIDE_OFF = {"done": "solution complete", "different_move": "a different move was made",
-             "undo": "a move was undone", "stopped": "stopped"}
+             "undo": "a move was undone", "stopped": "stopped", "new_game": "a new game started",
+             "setup": "the game ended"}
+
+SETUP_WHY = {"emptied": "the board was emptied: game abandoned, free play",
+             "game_over": "the game is over: free play",
+             "request": "the game ended: the board shows the position to set up"}
+
+
+def start_text(e: dict[str, Any]) -> str:
+    """A new_game or resumed event's start: "hole 5 empty", or the pegs of a hand-set start."""
+    if e.get("empty"):
+        text = "hole %s empty" % e["empty"]
+    else:
+        text = "from pegs in %s" % ", ".join(str(h) for h in e.get("start") or [])
+    if e.get("finish"):
+        text += ", finish in hole %s" % e["finish"]
+    return text
 
 
 def pegs(n: Any) -> str:
@@ -37,7 +53,11 @@ def event_text(e: dict[str, Any]) -> str | None:
     """One event as a sentence, or None for events a person need not read (button presses)."""
     name = e.get("event")
     if name == "new_game":
-        return "new game: hole %s empty" % e.get("empty")
+        return "new game: %s" % start_text(e)
+    if name == "setup":
+        return SETUP_WHY.get(str(e.get("reason")), "free play: %s" % e.get("reason"))
+    if name == "setup_done":
+        return "the position is set: a game starts from it"
     if name == "lift":
         return "peg lifted from %s" % e.get("hole")
     if name == "place":
@@ -51,7 +71,10 @@ def event_text(e: dict[str, Any]) -> str | None:
     if name == "recovered":
         return "the pegs make sense again"
     if name == "game_over":
-        return game_over_text(e.get("pegs_left", 0), e.get("verdict"))
+        text = game_over_text(e.get("pegs_left", 0), e.get("verdict"))
+        if e.get("in_finish") is not None:
+            text += " (in the finish hole)" if e["in_finish"] else " (not in the finish hole)"
+        return text
     if name == "hint":
         return hint_text(e)
     if name == "button":
@@ -67,8 +90,8 @@ def event_text(e: dict[str, Any]) -> str | None:
     if name == "overflow":
         return "too many sensor changes at once: the board re-read every hole"
     if name == "resumed":
-        return "game resumed after power loss: hole %s empty at the start, %d moves" % (
-            e.get("empty"), len(e.get("moves", [])))
+        return "game resumed after power loss: %s at the start, %d moves" % (
+            start_text(e), len(e.get("moves", [])))
     if name == "sensors":
         return "sensors: pegs in %s" % (", ".join(str(h) for h in e.get("pegs", [])) or "no hole")
     if name == "error":
