@@ -41,7 +41,9 @@ def run_scenario(lib: str, mode: str, vm: str | None = None, heap_kb: int | None
     """The scenario of bench/mp/firmware_bench.py in a MicroPython VM (default: the unix VM):
     its figures, or ScenarioFailed."""
     # the chip VM gets an RP2040's heap; the 64-bit unix VM (timings only) room for its bigger objects
-    heap_kb = heap_kb or (192 if vm else 256)
+    # (its pointers and GC blocks are twice the chip's: 256 KB no longer held the start-up's peak
+    # once positions set by hand were followed)
+    heap_kb = heap_kb or (192 if vm else 320)
     env = {k: v for k, v in os.environ.items() if not k.startswith("PEGBOARD_")}
     for k, v in SETTINGS.items():  # the chip VM's os.getenv reads values as settings.toml has them
         env[k] = json.dumps(v) if vm else v
@@ -135,7 +137,13 @@ def run() -> dict[str, Any]:
         "sensor_event_to_lights": figure(v["sensor_us"] * RP2040_FACTOR / 1000, "ms (RP2040 estimate)", None,
                                          measured_us=v["sensor_us"], vm=vm),
         "button_to_hint_lights": figure(v["hint_us"] * RP2040_FACTOR / 1000, "ms (RP2040 estimate)", 5,
-                                        measured_us=v["hint_us"], vm=vm),
+                                        measured_us=v["hint_us"], vm=vm,
+                                        worst_rp2040_estimate_ms=est(v["hint_worst_us"]), note="median of 25"),
+        "button_to_hint_lights_hand_set": figure(
+            v["hint_set_us"] * RP2040_FACTOR / 1000, "ms (RP2040 estimate)", 5,
+            measured_us=v["hint_set_us"], worst_rp2040_estimate_ms=est(v["hint_set_worst_us"]), vm=vm,
+            note="median of 25 (the worst beside it): the hint button on 7 pegs set by hand after the "
+                 "board was emptied (free play): still a table lookup"),
         "boot_to_ready": figure(v["boot_ms"] * RP2040_FACTOR, "ms (RP2040 estimate)", None, measured_ms=v["boot_ms"],
                                 note="imports compiled from source; .mpy files would load faster"),
         "code_load_on_demand_worst": figure(v["load_us"] * RP2040_FACTOR / 1000, "ms (RP2040 estimate)", None,
@@ -159,7 +167,10 @@ def run() -> dict[str, Any]:
                                           "every finish hole from every start (compiling its code "
                                           "included)"),
         "heap_after_boot": figure(h["heap_boot"], "bytes", None, vm=hvm, unix_64bit_vm_bytes=v["heap_boot"]),
-        "heap_peak_game_and_demo": figure(h["heap_peak"], "bytes", 48 * 1024, vm=hvm,
+        # budgets: 48 KB and 96 KB until the board followed positions set by hand (about 1.5 KB more
+        # resident code; a foreign NVM record rewritten at start-up); 52 KB and 104 KB keep more
+        # than 20 KB under the smallest free heap an RP2040 has for Python (~126 KB)
+        "heap_peak_game_and_demo": figure(h["heap_peak"], "bytes", 52 * 1024, vm=hvm,
                                           unix_64bit_vm_bytes=v["heap_peak"],
                                           scenario="a game by the sensors, hints, a long-press demo, then "
                                                    "every kind of request from a laptop",
@@ -176,7 +187,7 @@ def run() -> dict[str, Any]:
     }
     if smallest is not None:
         out["heap_free_needed"] = figure(
-            smallest[1], "bytes", 96 * 1024, vm=hvm, smallest_heap_kb=smallest[0],
+            smallest[1], "bytes", 104 * 1024, vm=hvm, smallest_heap_kb=smallest[0],
             note="free heap the firmware needs to get through the whole scenario: gc.mem_free() "
                  "before the firmware starts, in the smallest -X heapsize (4 KB steps) the scenario "
                  "completes in; unlike the sampled peak it includes compiling modules (app.py, a "

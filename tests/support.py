@@ -110,6 +110,16 @@ def play_a_solution(sim, client, empty=1):
 
 # -- a firmware App on fake hardware ------------------------------------------------------------
 
+def stored(nvm, rows=5):
+    """The Store the firmware reads at start-up from `nvm` (pegfw.store_log.load)."""
+    from pegfw.store import Store
+    from pegfw.store_log import load
+
+    store = Store(nvm, rows)
+    load(store)
+    return store
+
+
 def output(hw):
     """Every JSON line the App wrote to the host since the last call."""
     return [json.loads(x) for x in hw.serial.lines()]

@@ -11,6 +11,7 @@ from support import ask, output
 from pegcore.geometry import Board, start_mask
 from pegcore.rules import holes_of, legal_jumps, mask_of
 from pegcore.solver import Solver
+from pegfw import colors
 from pegfw.app import EMPTY_SETTLE_MS, PLAY_PRESS_MS
 
 B = Board(5)
@@ -323,7 +324,11 @@ def test_the_button_held_three_seconds_plays_from_here():
     pegs = mask_of([4, 5, 13])
     sense(app, hw, pegs, 200)
     hw.button.set(1)
-    run(app, hw, PLAY_PRESS_MS + 100)
+    run(app, hw, PLAY_PRESS_MS - 100)
+    green = app.limiter.limit([colors.LANDING])[0]
+    assert hw.frames[-1][3] != green  # not yet
+    run(app, hw, 200)
+    assert [hw.frames[-1][h - 1] == green for h in (4, 5, 13)] == [True] * 3  # held long enough: release to play
     hw.button.set(0)
     run(app, hw, 50)
     assert [e["start"] for e in events(hw, "new_game")] == [[4, 5, 13]]
@@ -331,8 +336,6 @@ def test_the_button_held_three_seconds_plays_from_here():
 
 
 def test_setup_lights_what_to_fill_and_what_to_take_out_until_the_pegs_match():
-    from pegfw import colors
-
     hw, app = fresh()
     mask = start_mask(B, 1)
     sense(app, hw, mask, 200)
@@ -387,6 +390,7 @@ def test_a_demo_of_a_hand_set_start():
 
 def test_nvm_keeps_a_hand_set_start_and_abandoned_games_through_a_compaction():
     from pegfw.store import Store, mask_bytes
+    from support import stored as read
 
     nvm = FlashNvm()
     st = Store(nvm, 5)
@@ -395,7 +399,7 @@ def test_nvm_keeps_a_hand_set_start_and_abandoned_games_through_a_compaction():
     st.abandon()
     st.new_game(mask_of([2, 4, 5, 7]), 4)
     st.move(1)
-    again = Store(nvm, 5)
+    again = read(nvm, 5)
     assert again.start == mask_of([2, 4, 5, 7]) and again.finish == 4 and again.moves == [1]
     assert again.abandoned == 1 and again.games == 2
     writes = st.writes
@@ -403,13 +407,14 @@ def test_nvm_keeps_a_hand_set_start_and_abandoned_games_through_a_compaction():
         st.undo()
         st.move(1)
     assert st.erases >= 1 and st.writes > writes
-    third = Store(nvm, 5)
+    third = read(nvm, 5)
     assert (third.start, third.finish, third.moves, third.abandoned) == (mask_of([2, 4, 5, 7]), 4, [1], 1)
     assert mask_bytes(15) == 3 and mask_bytes(21) == 3 and mask_bytes(28) == 4
 
 
 def test_a_torn_hand_set_start_entry_ends_the_log():
     from pegfw.store import HEAD, Store
+    from support import stored as read
 
     nvm = FlashNvm()
     st = Store(nvm, 5)
@@ -417,5 +422,26 @@ def test_a_torn_hand_set_start_entry_ends_the_log():
     nvm.data[HEAD + 2] = 0xFF  # the entry's second byte never programmed
     nvm.data[HEAD + 3] = 0xFF
     nvm.data[HEAD + 4] = 0xFF
-    again = Store(nvm, 5)
+    again = read(nvm, 5)
     assert again.start == 0 and again.end is None
+
+
+@pytest.mark.parametrize("rows", [6, 7])
+def test_free_play_hints_on_the_bigger_boards_search_in_slices(rows):
+    """21 and 28 holes have no table: the hint on hand-set pegs is the sliced search's, legal and
+    true (a position a few jumps from a win, so the search ends within its budget)."""
+    from test_fw_app import big_board
+
+    big = Board(rows)
+    hw, app = big_board(rows)
+    run(app, hw, 200)
+    mask = 0
+    for h in (1, 2, 4, 5, 7, 8):  # a small position with a win
+        mask |= 1 << (h - 1)
+        hw.sensors.set(mask)
+        run(app, hw, 30)
+    assert ask(app, hw, "state")["mode"] == "setup"
+    r = ask(app, hw, "hint", passes=4000)
+    assert r["ok"] and big.find_jump(*r["move"]) in legal_jumps(big, mask)
+    assert r["solvable"] is (Solver(big).solution(mask) is not None)
+    assert app.job is None  # the search ended and let go

@@ -371,7 +371,8 @@ def as_on_the_chip():
     from pegfw.ondemand import unload
 
     for name in ("pegcore.parity", "pegcore.search", "pegcore.finishfile", "pegcore.book", "pegfw.jobs", "pegfw.job",
-                 "pegfw.show_watch", "pegfw.show_chase", "pegfw.game_requests", "pegfw.board_requests"):
+                 "pegfw.show_watch", "pegfw.show_chase", "pegfw.game_requests", "pegfw.board_requests",
+                 "pegfw.position_requests"):
         unload(name)
 
 

@@ -168,6 +168,7 @@ def test_nvm_log_survives_a_compaction_and_counts_erases():
     """Hundreds of games fill the log; the sector is rewritten (one erase) with the totals and the
     game in progress, which resumes."""
     from pegfw.store import Store
+    from support import stored as read
 
     nvm = FlashNvm()
     st = Store(nvm, 5)
@@ -180,7 +181,7 @@ def test_nvm_log_survives_a_compaction_and_counts_erases():
         st.game_over(14 - moves)
     st.new_game(start_mask(B, 4))
     st.move(9)
-    again = Store(nvm, 5)
+    again = read(nvm, 5)
     assert (again.games, again.wins, again.best) == (601, 200, 1)
     assert again.empty_start() == 4 and again.moves == [9]
     assert nvm.erases == st.erases >= 1 and nvm.erases <= (200 * 18 + 400 * 7) // (4096 - 16) + 1
@@ -188,16 +189,17 @@ def test_nvm_log_survives_a_compaction_and_counts_erases():
 
 def test_damaged_log_entry_ends_the_log_and_is_compacted():
     from pegfw.store import HEAD, Store
+    from support import stored as read
 
     nvm = FlashNvm()
     st = Store(nvm, 5)
     st.new_game(start_mask(B, 1))
     st.move(3)
     nvm.data[HEAD + 3] = 0xF9  # not an entry
-    again = Store(nvm, 5)
+    again = read(nvm, 5)
     assert again.empty_start() == 1 and again.moves == [3] and again.end is None
     again.move(5)
-    third = Store(nvm, 5)
+    third = read(nvm, 5)
     assert third.moves == [3, 5] and third.games == 1
 
 

@@ -16,7 +16,7 @@ from pegboard.solution_file import SolutionError, check_solution, load_solution
 
 def test_state_and_hint(sim, cli):
     code, out, _ = cli("state", "--port", sim.data_path)
-    assert code == 0 and "mode: play" in out and "empty at start: 4" in out
+    assert code == 0 and "playing: 14 pegs, from hole 4" in out
     code, out, _ = cli("state", "--port", sim.data_path, "--json")
     assert json.loads(out)["empty_start"] == 4
     code, out, _ = cli("hint", "--port", sim.data_path)
@@ -44,11 +44,46 @@ def test_guide_refuses_a_bad_file_before_touching_the_board(tmp_path, cli):
     ([], "expected an object"), ({"rows": 9, "empty": 1, "moves": [[4, 2, 1]]}, "rows must be 4..8"),
     ({"empty": 0, "moves": [[4, 2, 1]]}, "empty"), ({"empty": 1, "moves": []}, "non-empty"),
     ({"empty": 1, "moves": [[1, 2, 3]]}, "not a jump"), ({"empty": 1, "moves": [[4, 2]]}, "[from, over, to]"),
+    ({"moves": [[4, 2, 1]]}, "one of them"), ({"empty": 1, "start": [2, 4], "moves": [[4, 2, 1]]}, "one of them"),
+    ({"start": [], "moves": [[4, 2, 1]]}, "non-empty list"), ({"start": [2, 2, 4], "moves": [[4, 2, 1]]}, "twice"),
+    ({"start": [2, 16], "moves": [[4, 2, 1]]}, "start: hole must be"), ({"start": "2,4", "moves": [[4, 2, 1]]}, "list"),
+    ({"start": [2, 4], "moves": [[6, 5, 4]]}, "move 1"),
 ])
 def test_solution_file_errors(sol, needle):
     with pytest.raises(SolutionError) as e:
         check_solution(sol)
     assert needle in str(e.value)
+
+
+def test_a_solution_file_with_a_hand_set_start():
+    sol = check_solution({"start": [2, 4, 5, 13], "moves": [[4, 2, 1]]})
+    assert sol["start"] == [2, 4, 5, 13] and sol["empty"] is None
+    full_less_one = check_solution({"start": [h for h in range(1, 16) if h != 4], "moves": [[1, 2, 4]]})
+    assert full_less_one["empty"] == 4  # the same as "empty": 4
+
+
+def test_play_and_setup_from_the_command_line(sim, cli):
+    sim.control("set", pegs=[4, 5, 13])
+    sim.control("wait_idle")
+    code, out, _ = cli("play", "--port", sim.data_path)
+    assert code == 0 and "a game from here: pegs in 4, 5, 13" in out
+    code, out, _ = cli("state", "--port", sim.data_path, "--json")
+    assert json.loads(out)["start"] == [4, 5, 13]
+    sim.control("set", pegs=[1, 15])
+    sim.control("wait_idle")
+    code, _, err = cli("play", "--port", sim.data_path)
+    assert code == 1 and "no jump is possible" in err
+    code, _, err = cli("play", "--finish", "16", "--port", sim.data_path)
+    assert code == 2 and "finish must be a hole 1..15" in err
+    sim.control("set", pegs=[2, 4, 5])
+    sim.control("wait_idle")
+    code, out, _ = cli("setup", "--pegs", "2,4,5", "--port", sim.data_path)
+    assert code == 0 and "already match" in out
+    for bad in ("", "2,x", "2,2"):
+        code, _, err = cli("setup", "--pegs", bad, "--port", sim.data_path)
+        assert code == 2 and err, bad
+    code, _, err = cli("setup", "--pegs", "2,99", "--port", sim.data_path)
+    assert code == 2 and "every hole must be 1..15" in err
 
 
 def test_unreadable_solution_files(tmp_path):

@@ -1,6 +1,6 @@
 """`pegboard sim` as a tool in its own process: commands find it without --port, its data path
 survives replug, a missing --settings file is refused, a firmware that stops is reported; and
-`pegboard play` without a terminal prints the true position after each move."""
+`pegboard run --sim` without a terminal prints the true position after each move."""
 
 import json
 import os
@@ -105,7 +105,7 @@ def test_a_firmware_that_stops_is_reported_with_its_console(env, tmp_path):
 
 
 def test_without_a_terminal_the_demonstration_prints_the_true_position_after_each_move(capsys):
-    """`pegboard play` (and `make run`) without a terminal: the board demonstrates the rest of a
+    """`pegboard run --sim` (and `make run`) without a terminal: the board demonstrates the rest of a
     game and each move is printed with the position after it. Ten moves are made by hand first,
     so the board's demonstration (about a second a move) is short."""
     from pegcore.geometry import Board as Geometry, start_mask

@@ -34,6 +34,7 @@ MEM_FREE = getattr(gc, "mem_free", None)
 LONG_PRESS_MS = 800
 PLAY_PRESS_MS = 3000    # held this long: play from here (the pegs as they stand start a game)
 EMPTY_SETTLE_MS = 500   # an empty board this long ends the game in play (pegfw.tracker.emptied)
+QUIET_MS = 2000         # no peg moved this long, nothing shown or searched: NVM may be rewritten
 SETTLE_MS = 60          # quiet time after a keypad reset before trusting the picture
 FRAME_MS = 20           # animate at most every 20 ms
 HEAP_SAMPLE_MS = 10000  # how often the board collects and notes its free heap (stats)
@@ -54,6 +55,12 @@ class App:
         self.table = table
         self.advisor = Advisor(self.board, self.table)
         self.store = Store(hw.nvm, cfg.rows)
+        log = ondemand.load("pegfw.store_log")  # read once: the code leaves the heap after
+        log.load(self.store)
+        if self.store.end is None and hw.nvm is not None:
+            log.compact(self.store)  # a new, foreign or damaged record: rewritten now, not mid-game
+        ondemand.unload("pegfw.store_log")
+        del log
         self.runtime = runtime or sys.implementation.name
         self.shows = ShowRunner(self.link, self.board)
         self.requests = Dispatcher(self)
@@ -62,6 +69,7 @@ class App:
         self.sensed = 0
         self.settle_until = None
         self.empty_since = None  # the board went empty then (a game in play ends if it stays so)
+        self.moved_at = hw.ticks_ms()  # the last sensor change
         self.press_at = None
         self.press_swallowed = False
         self.last_frame = None
@@ -194,13 +202,14 @@ class App:
                 self._adopt_whole_board()
             return
         if changed:
-            self._events(self.tracker.sense(self.sensed))
+            self.take_events(self.tracker.sense(self.sensed))
             if self.shows.kind == "selftest":  # a self-test reports every sensor change
                 self.link.event("sensors", {"pegs": holes_of(self.sensed)})
             self.empty_since = now if not self.sensed else None
+            self.moved_at = now
         elif self.empty_since is not None and ticks_diff(now, self.empty_since) >= EMPTY_SETTLE_MS:
             self.empty_since = None
-            self._events(self.tracker.emptied())
+            self.take_events(self.tracker.emptied())
 
     def _adopt_whole_board(self):
         t = self.tracker
@@ -210,31 +219,10 @@ class App:
         else:
             events = t.reset(self.sensed)
         self.empty_since = self.hw.ticks_ms() if not self.sensed else None
-        self._events(events)
-
-    def _catch_up(self):
-        """After a resume, a picture the game cannot explain may hold moves made while the
-        firmware was down: search for them, a few positions per pass (pegfw.resume.Catchup)."""
-        t = self.tracker
-        if not t.catchup:
-            self.chase = None
-            ondemand.end("resume")
-            return
-        c = self.chase
-        if c is None or c.target != t.sensed:
-            c = self.chase = ondemand.load("pegfw.resume").Catchup(t, t.base[1], t.sensed)
-        if c.done:
-            return  # the picture fits the game, or nothing fits it: wait for the next one
-        found = c.run(CATCHUP_STEPS)
-        if found:
-            self._events(ondemand.load("pegfw.resume").take_line(t, found))
-        elif found is False and t.fit(t.position, t.sensed, t.previous()) == 3:
-            events = []  # type: list
-            t.flag(events)  # no moves explain it either: an illegal placement after all
-            self._events(events)
+        self.take_events(events)
 
     # -- game events -------------------------------------------------------------------------
-    def _events(self, events):
+    def take_events(self, events):
         """Tell the host what the tracker saw (pegfw.tracker: an event is a tuple, fields by
         name), and keep NVM, the guide and the shows in step with it."""
         b = self.board
@@ -284,8 +272,9 @@ class App:
             elif name == "game_over":
                 self.store.game_over(e[PEGS_LEFT])
                 fields = {"pegs_left": e[PEGS_LEFT], "verdict": e[VERDICT]}
-                if self.tracker.finish is not None:
-                    fields["in_finish"] = self.tracker.in_finish()
+                t = self.tracker
+                if t.finish is not None:  # a game with a finish hole: did its last peg end there?
+                    fields["in_finish"] = t.position == 1 << (t.finish - 1)
                 self.link.event("game_over", fields)
                 if self.shows.kind not in ("demo", "watch"):
                     self.shows.load("over", "pegfw.show_over", "GameOverShow", (b.holes, self.hw.ticks_ms(),
@@ -312,7 +301,7 @@ class App:
                 if not self.press_swallowed and self.job is None:  # else it still thinks
                     try:
                         if held >= PLAY_PRESS_MS:
-                            self.play_here(None)
+                            self.play_here()
                         elif held >= LONG_PRESS_MS:
                             self.start_demo(None, now)
                         else:
@@ -324,25 +313,14 @@ class App:
             keys.events.clear()
 
     # -- actions -----------------------------------------------------------------------------
-    def play_here(self, finish):
-        """A game from the pegs as they stand (`play`, or the button held PLAY_PRESS_MS)."""
-        t = self.tracker
-        if t.mode == "illegal":
-            raise ProtocolError("busy", "illegal placement at %s: put it right first" % holes_of(t.bad))
-        events = []  # type: list
-        if not t.play_here(events, finish):
-            raise ProtocolError("not_solvable", "no jump is possible from these pegs: set a position with a jump")
-        self._events(events)
-        return {"start": holes_of(t.start), "empty": t.empty_start, "finish": finish}
-
-    def set_target(self, mask):
-        """Light what to fill and what to take out until the pegs are `mask` (`setup`)."""
-        events = []  # type: list
-        self.tracker.set_target(events, mask)
-        self._events(events)
-        s = self.tracker.sensed
-        return {"to_fill": holes_of(mask & ~s), "to_remove": holes_of(s & ~mask),
-                "done": not self.tracker.target}
+    def play_here(self):
+        """The button held PLAY_PRESS_MS: a game from the pegs as they stand (as `play`, whose
+        code is loaded for it)."""
+        ondemand.begin("button")
+        try:
+            ondemand.load("pegfw.position_requests").play_here(self, None)
+        finally:
+            ondemand.end("button")
 
     def hint(self, now, rid=BUTTON):
         """The best move, lit, and a hint event; the reply's fields for request `rid`. A lookup on
@@ -388,6 +366,9 @@ class App:
         if self.guide is not None and t.mode == "play" and t.sensed == t.position:
             base = shows.paint_jump(base, self.board, self.guide.next_jump(), colors.HINT_FROM, colors.HINT_OVER,
                                     colors.HINT_TO)
+        if self.press_at is not None and not self.press_swallowed and ticks_diff(now, self.press_at) >= PLAY_PRESS_MS:
+            s = t.sensed  # held long enough to play from here: the pegs say so, green, until released
+            base = [colors.LANDING if s >> i & 1 else c for i, c in enumerate(base)]
         frame = self.shows.frame(now, base)
         return base if frame is None else frame
 
@@ -408,12 +389,14 @@ class App:
         try:
             self._poll_sensors(now)
             self._poll_button(now)
-            if ondemand.live("resume"):
-                self._catch_up()
+            if ondemand.live("resume"):  # a resumed game's catch-up: its code is loaded until done
+                ondemand.load("pegfw.resume").catch_up(self, CATCHUP_STEPS)
             self.requests.serve(now)
             if self.job is not None:
                 self.job.run(self)
             self.draw(now)
+            if self.store.low_on_room() and self._quiet(now):
+                self.store.compact()  # the log nearly full: rewritten while nobody is playing
             if MEM_FREE is not None and ticks_diff(now, self.heap_sample_at) >= 0:
                 # free heap means something only after a collection (the heap fills with garbage
                 # between them), so collect now and then and note the lowest
@@ -431,6 +414,11 @@ class App:
             took = ticks_diff(self.hw.ticks_ms(), now)
             if took > self.longest_pass_ms:
                 self.longest_pass_ms = took
+
+    def _quiet(self, now):
+        """Nobody is playing: no peg moved for QUIET_MS, the button up, nothing shown or searched."""
+        return (ticks_diff(now, self.moved_at) >= QUIET_MS and self.press_at is None and self.shows.show is None
+                and self.job is None and self.tracker.sensed == self.tracker.position)
 
     def run(self):
         while True:

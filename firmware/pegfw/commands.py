@@ -1,7 +1,7 @@
 """Every request of the protocol (docs/protocol.md) and the module whose `cmd_<name>` answers it.
 The everyday ones (state, hint, stop) are here, in memory; the rare ones live in
-pegfw.game_requests and pegfw.board_requests, compiled for the request and dropped after it
-(pegfw.ondemand), so the game keeps the heap.
+pegfw.game_requests, pegfw.position_requests and pegfw.board_requests, compiled for the request
+and dropped after it (pegfw.ondemand), so the game keeps the heap.
 
 A handler takes (app, rid, req, now): the App, the request's id, the request (a dict) and the
 time in ticks; it returns the reply's fields, or DEFERRED when a job answers later, or raises
@@ -20,8 +20,9 @@ BUTTON = object()    # who asked, when it was the button (a request's id may be 
 EVERYDAY = "pegfw.commands"
 GAME = "pegfw.game_requests"
 BOARD = "pegfw.board_requests"
+POSITION = "pegfw.position_requests"
 COMMANDS = {"state": EVERYDAY, "hint": EVERYDAY, "stop": EVERYDAY,
-            "solve": GAME, "demo": GAME, "guide": GAME, "watch": GAME, "play": GAME, "setup": GAME,
+            "solve": GAME, "demo": GAME, "guide": GAME, "watch": GAME, "play": POSITION, "setup": POSITION,
             "info": BOARD, "brightness": BOARD, "theme": BOARD, "stats": BOARD, "selftest": BOARD, "reset": BOARD}
 
 

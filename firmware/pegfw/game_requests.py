@@ -56,28 +56,14 @@ def _moves_arg(app, req, required, start=None):
     return jumps
 
 
-def _pegs_arg(app, req, name):
-    """A list of distinct holes (at least one), as a mask; None when left out."""
-    pegs = req.get(name)
-    if pegs is None:
-        return None
-    n = app.board.holes
-    if not isinstance(pegs, list) or not pegs or len(pegs) > n:
-        raise ProtocolError("bad_args", "%s must be a list of 1..%d holes" % (name, n))
-    mask = 0
-    for h in pegs:
-        if isinstance(h, bool) or not isinstance(h, int) or h < 1 or h > n:
-            raise ProtocolError("bad_args", "%s: every hole must be 1..%d" % (name, n))
-        if mask >> (h - 1) & 1:
-            raise ProtocolError("bad_args", "%s: hole %d is listed twice" % (name, h))
-        mask |= 1 << (h - 1)
-    return mask
-
-
 def cmd_demo(app, rid, req, now):
     # type: (App, object, dict, int) -> dict
     empty = req.get("empty")
-    start = _pegs_arg(app, req, "start")
+    start = None
+    if req.get("start") is not None:  # a hand-set start: its reader lives with play and setup
+        from pegfw.position_requests import pegs_arg
+
+        start = pegs_arg(app, req, "start")
     if empty is not None:
         if isinstance(empty, bool) or not isinstance(empty, int) or empty < 1 or empty > app.board.holes:
             raise ProtocolError("bad_args", "empty must be a hole 1..%d" % app.board.holes)
@@ -108,26 +94,6 @@ def _not_busy(app):
         raise ProtocolError("busy", "an illegal placement is lit: set the pegs right first")
     if app.tracker.target:
         raise ProtocolError("busy", "the board waits for a position to be set: set it, or send stop")
-
-
-def cmd_play(app, rid, req, now):
-    # type: (App, object, dict, int) -> dict
-    """A game from the pegs as they stand (free play becomes a game)."""
-    finish = _finish_arg(app, req)
-    _not_busy(app)
-    return app.play_here(finish)
-
-
-def cmd_setup(app, rid, req, now):
-    # type: (App, object, dict, int) -> dict
-    """Light the holes to fill and the pegs to take out until the pegs are `pegs`; then a game
-    starts from them (setup_done, new_game). The game in play ends."""
-    mask = _pegs_arg(app, req, "pegs")
-    if mask is None:
-        raise ProtocolError("bad_args", "pegs is required: a list of holes")
-    app.check_thinking()
-    app.check_idle()
-    return app.set_target(mask)
 
 
 def cmd_watch(app, rid, req, now):

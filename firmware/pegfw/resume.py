@@ -28,6 +28,31 @@ def resume(app):
     return adopt(app.tracker, store.start, moves, pos, app.sensed, store.finish or None)
 
 
+def catch_up(app, steps):
+    """After a resume, a picture the game cannot explain may hold moves made while the firmware
+    was down: search for them, `steps` positions a pass (Catchup); when the game is in step
+    again, this code leaves the heap (pegfw.ondemand's owner "resume" ends)."""
+    from pegfw import ondemand
+
+    t = app.tracker
+    if not t.catchup:
+        app.chase = None
+        ondemand.end("resume")
+        return
+    c = app.chase
+    if c is None or c.target != t.sensed:
+        c = app.chase = Catchup(t, t.base[1], t.sensed)
+    if c.done:
+        return  # the picture fits the game, or nothing fits it: wait for the next one
+    found = c.run(steps)
+    if found:
+        app.take_events(take_line(t, found))
+    elif found is False and t.fit(t.position, t.sensed, t.previous()) == 3:
+        events = []  # type: list
+        t.flag(events)  # no moves explain it either: an illegal placement after all
+        app.take_events(events)
+
+
 def adopt(t, start, moves, position, sensed, finish=None):
     """Tracker `t` takes a game back after a reset: the game began with the pegs `start`;
     `moves`, legal from it, lead to `position`; `sensed` is then judged against it. Returns the

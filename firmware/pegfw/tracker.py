@@ -18,8 +18,8 @@ by one peg looks like half a jump; putting a move's pegs back looks like a refil
 becomes that start's when a picture is settled for it (a placement its jumps explain, or its
 first move made) but not for the old game. A picture that is the old game's move made settles
 the old game (moving peg 2 into 1, then pulling 4 first, is 4 over 2 into 1 to the sensors).
-`play_here` starts a game from any pegs; `set_target` waits for the pegs to match a wanted
-position, then starts a game from it ("setup_done").
+`play` starts a game from any pegs (begin_game); `setup` sets `target`, a wanted position: when
+the pegs match it, "setup_done" and a game from it (pegfw.game_requests).
 
 Ending a game with the hands: a board emptied of pegs ends the game in play (`emptied`, called by
 the App once the empty board has been stable for a settle time), unless the game's last jump is
@@ -115,7 +115,8 @@ class Tracker:
             if s == self.target:
                 self.target = 0
                 events.append(("setup_done",))
-                self._new_game(events, s)
+                if has_move(self.board, s):  # pegs with no jump stay free play: no game to score
+                    self.begin_game(events, s)
         elif self.mode == "setup":
             self._setup(events)
         elif self.mode == "over" and s != self.position and self.fit(self.position, s, self.previous()) >= 2:
@@ -128,7 +129,7 @@ class Tracker:
             self._play(events)
         if self.catchup and self.live and self.sensed == self.position:
             self.catchup = False  # followed through a whole move since the resume: in step again
-        self._update_lifted()
+        self.update_lifted()
         self.version += 1
 
     def _setup(self, events):
@@ -136,7 +137,7 @@ class Tracker:
         if s & ~self.ref or not self.ref:
             self.ref = s  # a placement: the pegs in the hand are put down
         if popcount(s) == self.board.holes - 1:
-            self._new_game(events, s)
+            self.begin_game(events, s)
         else:
             self.position = s
 
@@ -150,8 +151,7 @@ class Tracker:
         if self.mode != "over" and popcount(p) == 2 and has_move(self.board, p):
             return events  # both pegs lifted for the last jump: a jump in progress
         self.to_setup(events, "game_over" if self.mode == "over" else "emptied")
-        self.position = 0
-        self._update_lifted()
+        self.update_lifted()
         self.version += 1
         return events
 
@@ -172,25 +172,6 @@ class Tracker:
         if had:
             events.append(("setup", reason))
 
-    def play_here(self, events, finish=None):
-        """A game from the pegs as they stand (`play`, the button held): returns False when no jump
-        is possible from them."""
-        s = self.sensed
-        if not has_move(self.board, s):
-            return False
-        self.target = 0
-        self._new_game(events, s, finish)
-        self._update_lifted()
-        self.version += 1
-        return True
-
-    def set_target(self, events, mask):
-        """Wait for the hands to set `mask` (the board lights what to fill and what to take out);
-        the game in play ends. When the pegs match, "setup_done" and a new game from them."""
-        self.to_setup(events, "request")
-        self.target = mask
-        self.judge(events)
-
     def _play(self, events):
         """A game in play: moves, undos, and the start changing (see the module's docstring)."""
         s, p = self.sensed, self.position
@@ -201,12 +182,12 @@ class Tracker:
                 moved = self._move_to(c, s) >= 0
                 settled = moved or (s & ~c and self.fit(c, s, -1) == 1)
                 if settled and (cur >= 2 or (moved and cur >= 1)):
-                    self._new_game(events, c)
+                    self.begin_game(events, c)
                     self._follow(events)
                     return
             if popcount(s) == self.board.holes - 1:
                 if cur >= 2:
-                    self._new_game(events, s)
+                    self.begin_game(events, s)
                     return
                 if s not in self.starts:
                     self.starts.append(s)
@@ -214,7 +195,8 @@ class Tracker:
                         self.starts.pop(0)
         self._follow(events)
 
-    def _new_game(self, events, s, finish=None):
+    def begin_game(self, events, s, finish=None):
+        """A game from the pegs `s` (`finish`: the hole its last peg should end in, or None)."""
         self._leave_illegal(events)
         full_less_one = popcount(s) == self.board.holes - 1
         self.empty_start = _lowest_hole(self.board.full & ~s) if full_less_one else None
@@ -260,12 +242,6 @@ class Tracker:
         left = popcount(self.position)
         self.mode = "over"
         events.append(("game_over", verdict(left), left))
-
-    def in_finish(self):
-        """A game with a finish hole that ended: is its last peg there? (None: no finish.)"""
-        if self.finish is None:
-            return None
-        return self.position == 1 << (self.finish - 1)
 
     def _follow(self, events):
         b, s, p = self.board, self.sensed, self.position
@@ -345,7 +321,7 @@ class Tracker:
             self.bad = 0
             events.append(("recovered",))
 
-    def _update_lifted(self):
+    def update_lifted(self):
         """The lifted peg (exactly one peg missing from the position) and where it may land; a
         half-done jump's peg still to remove."""
         b, s, p = self.board, self.sensed, self.position

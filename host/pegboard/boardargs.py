@@ -15,6 +15,7 @@ from pegcore.rules import mask_of
 
 from pegboard.client import BoardClient, BoardError, NoBoard
 from pegboard.render import render_board
+from pegboard.words import mode_text
 from pegboard.serial_link import SerialLink
 
 
@@ -132,8 +133,7 @@ def describe_state(state: dict[str, Any]) -> str:
     marks = {h: "✕" for h in state.get("illegal", [])}
     marks.update({h: "◎" for h in state.get("landing", [])})
     lines = [render_board(g, mask_of(state.get("pegs", [])), marks)]
-    lines.append("mode: %s   pegs: %d   empty at start: %s" % (state.get("mode"), len(state.get("pegs", [])),
-                                                              state.get("empty_start")))
+    lines.append(mode_text(state, len(state.get("pegs", []))))
     if state.get("moves"):
         lines.append("moves: " + " ".join("%d-%d" % (m[0], m[2]) for m in state["moves"]))
     if state.get("solvable") is not None:

@@ -79,9 +79,18 @@ def _json_failure(code: str, message: str) -> None:
     print(json.dumps({"ok": False, "error": code, "message": message}), flush=True)
 
 
+# the exit codes are each command's (their --help); here, how games begin and end at the board
+POSITIONS = """any position, set by hand:
+  A full board less one starts a game. Take every peg out and the game ends; pegs set
+  by hand are free play (hint, demo and solvable are about them). `pegboard play` (or
+  the board's button held 3 s) starts a game from the pegs as they stand; `pegboard
+  setup --pegs 2,4,5` makes the board light what to fill (green) and take out
+  (orange) until the pegs match, then a game starts from them."""
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="pegboard", description="Play, mirror, solve and debug the lit peg solitaire board.",
-                     epilog=argparse.SUPPRESS)  # the exit codes are each command's
+                     epilog=POSITIONS, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--version", action="version", version="pegboard " + __version__)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     for name in COMMANDS:

@@ -1,4 +1,4 @@
-"""The live terminal UI of the board (`pegboard mirror`, `pegboard play`): the holes in the colours
+"""The live terminal UI of the board (`pegboard mirror`, `pegboard run`): the holes in the colours
 the board lights them, a legend, the events in plain words, a win/lost banner, a solution browser
 and keys for the board's requests. A BoardLink thread owns the port and posts what arrives; this
 app only draws. With a hand (the simulator's control port) clicking a hole lifts or places a peg,
@@ -21,7 +21,7 @@ from pegcore.rules import mask_of
 from pegboard.board_link import BoardLink
 from pegboard.client import BoardClient
 from pegboard.render import move_text, render_board
-from pegboard.words import batch_text, game_over_text, pegs as pegs_text, start_text
+from pegboard.words import batch_text, game_over_text, mode_text, start_text
 
 EMPTY_LED = (0, 0, 20)  # pegfw.colors.EMPTY: shown neutral here, so it never looks like the hint's blue
 DARK = Color(32, 32, 32)
@@ -356,24 +356,3 @@ class BoardApp(App[int]):
 
 PEG_GLYPH = "●"
 HOLE_GLYPH = "○"
-def mode_text(st: dict[str, Any], count: int) -> str:
-    """The mode the board is in, and why, for the status line."""
-    mode = st.get("mode")
-    if st.get("target"):
-        return ("setting up a position (%s): put pegs in the green holes, take the orange ones out"
-                % pegs_text(len(st["target"])))
-    if mode == "setup":
-        return ("free play: %s set by hand (hints are about them). g plays from here; a full board "
-                "less one starts a game." % pegs_text(count))
-    words = MODE_WORDS.get(str(mode), mode)
-    if st.get("empty_start"):
-        start = "from hole %s" % st["empty_start"]
-    else:
-        start = "from a hand-set start of %s" % pegs_text(len(st.get("start") or []))
-    if st.get("finish"):
-        start += ", finish in hole %s" % st["finish"]
-    return "%s: %s, %s" % (words, pegs_text(count), start)
-
-
-MODE_WORDS = {"setup": "setting up", "play": "playing", "illegal": "illegal placement", "over": "game over",
-              "demo": "showing", "guide": "guiding"}

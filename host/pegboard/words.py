@@ -135,3 +135,26 @@ def _run_text(name: str, holes: list[str]) -> str:
     if len(holes) == 1:
         return event_text({"event": name, "hole": holes[0]}) or ""
     return "pegs %s %s" % ("lifted from" if name == "lift" else "placed in", ", ".join(holes))
+
+
+MODE_WORDS = {"setup": "setting up", "play": "playing", "illegal": "illegal placement", "over": "game over",
+              "demo": "showing", "guide": "guiding"}
+
+
+def mode_text(st: dict[str, Any], count: int) -> str:
+    """The mode the board is in, and why, for the status line."""
+    mode = st.get("mode")
+    if st.get("target"):
+        return ("setting up a position (%s): put pegs in the green holes, take the orange ones out"
+                % pegs(len(st["target"])))
+    if mode == "setup":
+        return ("free play: %s set by hand (hints are about them); play from here: g (live view), "
+                "`pegboard play`, or the board's button held 3 s" % pegs(count))
+    words = MODE_WORDS.get(str(mode), mode)
+    if st.get("empty_start"):
+        start = "from hole %s" % st["empty_start"]
+    else:
+        start = "from a hand-set start of %s" % pegs(len(st.get("start") or []))
+    if st.get("finish"):
+        start += ", finish in hole %s" % st["finish"]
+    return "%s: %s, %s" % (words, pegs(count), start)
