@@ -94,20 +94,37 @@ class Serial:
         return [bytes(x) for x in out[:-1]]
 
 
+class PowerCut(Exception):
+    """The power went off inside a flash operation (FlashNvm.cut_after)."""
+
+
 class FlashNvm:
     """microcontroller.nvm on an RP2040 as CircuitPython writes it: an assignment over bytes that
-    are all 0xFF only programs them; any other erases the 4 KB sector first, keeping the rest."""
+    are all 0xFF only programs them; any other erases the 4 KB sector first, then programs all of
+    it, in order. `cut_after = n` cuts the power after n more steps (an erase is one step, each
+    byte programmed one): the sector is left as the flash would be, blank after an erase or with
+    only the bytes programmed so far, and PowerCut is raised. A byte is taken to program whole or
+    not at all (an assumption: a cut inside a byte's program could leave some of its bits)."""
 
     def __init__(self, size: int = 4096) -> None:
         self.data = bytearray(b"\xff" * size)
         self.erases = 0
         self.programs = 0
+        self.cut_after: int | None = None
+        self.cut_in_erase_write = False  # the last cut fell inside a write that erased the sector
 
     def __len__(self) -> int:
         return len(self.data)
 
     def __getitem__(self, i):  # type: ignore[no-untyped-def]
         return self.data[i]
+
+    def _step(self) -> None:
+        if self.cut_after is not None:
+            if self.cut_after <= 0:
+                self.cut_after = None
+                raise PowerCut()
+            self.cut_after -= 1
 
     def __setitem__(self, i, value) -> None:  # type: ignore[no-untyped-def]
         if isinstance(i, int):  # (MicroPython cannot make a slice object: the bounds, then)
@@ -117,9 +134,21 @@ class FlashNvm:
         assert stop is None or stop - start == len(value), "nvm slice assignment must keep the size"
         if all(b == 0xFF for b in self.data[start:start + len(value)]):
             self.programs += 1
+            at, image = start, value
+            self.cut_in_erase_write = False
         else:
             self.erases += 1
-        self.data[start:start + len(value)] = value
+            image = bytearray(self.data)  # the sector as it will be: the C code's buffer
+            image[start:start + len(value)] = value
+            at = 0
+            self._step()  # a cut before the erase changes nothing
+            self.cut_in_erase_write = True
+            for k in range(len(self.data)):  # the erase
+                self.data[k] = 0xFF
+        for k in range(len(image)):  # the program, a byte at a time in address order
+            self._step()
+            self.data[at + k] = image[k]
+        self.cut_in_erase_write = False
 
 
 class HW:

@@ -242,8 +242,7 @@ class App:
                 self.link.event("new_game", fields)
             elif name == "setup":
                 self.cancel_job()
-                if e[REASON] != "game_over":
-                    self.store.abandon()  # the game was not finished: counted as abandoned
+                self.store.abandon()  # no game in progress (an unfinished one counts as abandoned)
                 self.guide_off("setup")
                 if self.shows.kind in ("over", "hint"):
                     self.shows.stop()

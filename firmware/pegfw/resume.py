@@ -12,9 +12,10 @@ SEEN_LIMIT = 1500  # positions remembered by one search (heap: a set of small in
 def resume(app):
     """Take the logged game back; returns the events of judging the sensed picture against it."""
     b, store = app.board, app.store
-    if not app.sensed:  # an empty board is no game in progress: it was abandoned
+    if not app.sensed:  # an empty board is no game in progress: it was abandoned (or cleared after its end)
+        reason = "game_over" if store.scored else "emptied"
         store.abandon()
-        app.link.event("setup", {"reason": "emptied"})
+        app.link.event("setup", {"reason": reason})
         return app.tracker.reset(0)
     pos = store.start
     moves = []
@@ -25,7 +26,10 @@ def resume(app):
         moves.append(j)
     app.link.event("resumed", {"empty": store.empty_start() or None, "start": holes_of(store.start),
                                "finish": store.finish or None, "moves": [b.move_of(j) for j in moves]})
-    return adopt(app.tracker, store.start, moves, pos, app.sensed, store.finish or None)
+    events = adopt(app.tracker, store.start, moves, pos, app.sensed, store.finish or None)
+    if store.scored:  # it ended and was scored before the reset: over again, not a new verdict
+        events = [e for e in events if e[0] != "game_over"]
+    return events
 
 
 def catch_up(app, steps):

@@ -14,7 +14,8 @@ the log (the next write compacts it): pegfw.store_log reads it at start-up."""
 from pegfw import ondemand
 from pegfw.nvm_format import ABANDON, CONT, CSET, HEAD, NEW, OVER, SET, UNDO, mask_bytes
 
-ROOM = 256  # free log bytes below which the App rewrites the record in an idle pass (pegfw.app)
+ROOM = 256  # free log bytes (at most a quarter of the NVM) below which the App rewrites the record
+# in an idle pass (pegfw.app): a game is at most ~35 entries, so a long game never fills it
 
 
 class Store:
@@ -32,6 +33,9 @@ class Store:
         self.start = 0        # the game in progress: the pegs it began with (0: none)
         self.finish = 0       # its finish hole (0: none)
         self.moves = []       # its moves (jump indices), as logged
+        self.scored = False   # it ended and is counted in the totals (an undo takes that back)
+        self.won = 0          # what the score added to wins (1 or 0) ...
+        self.best_before = 0  # ... and best before it
         self.end = None       # where the next entry goes; None: the log must be rewritten first
         self.writes = 0       # nvm assignments since power-on
         self.erases = 0       # of which erased the sector
@@ -55,10 +59,10 @@ class Store:
     def begin(self, start, finish, counted):
         """A game from `start` begins (`counted`: a new game, not one carried over)."""
         if counted:
-            if self.start and self.moves:
+            if self.start and self.moves and not self.scored:
                 self.abandoned = min(self.abandoned + 1, 65535)  # replaced by a new game unfinished
             self.games = min(self.games + 1, 65535)
-        self.start, self.finish, self.moves = start, finish, []
+        self.start, self.finish, self.moves, self.scored = start, finish, [], False
 
     def start_bytes(self, new):
         """The log entry that begins the game in progress (`new`: counted; else carried over)."""
@@ -74,16 +78,27 @@ class Store:
         return bytes(out)
 
     def score(self, pegs_left):
-        if pegs_left == 1:
-            self.wins = min(self.wins + 1, 65535)
+        """Count the game in the totals, once; it stays the game in progress, so an undo of its
+        last move can take the score back (unscore) and the redo scores it again."""
+        if self.scored:
+            return
+        self.scored = True
+        self.won = 1 if pegs_left == 1 and self.wins < 65535 else 0
+        self.best_before = self.best
+        self.wins += self.won
         if self.best == 0 or pegs_left < self.best:
             self.best = pegs_left
-        self.start, self.finish, self.moves = 0, 0, []
+
+    def unscore(self):
+        if self.scored:
+            self.scored = False
+            self.wins -= self.won
+            self.best = self.best_before
 
     def end_unfinished(self):
-        if self.moves:
+        if self.moves and not self.scored:
             self.abandoned = min(self.abandoned + 1, 65535)
-        self.start, self.finish, self.moves = 0, 0, []
+        self.start, self.finish, self.moves, self.scored = 0, 0, [], False
 
     # -- writing -----------------------------------------------------------------------------
     def _room(self, n):
@@ -94,7 +109,8 @@ class Store:
 
     def low_on_room(self):
         """The log is nearly full (or must be rewritten): time to compact, while nobody plays."""
-        return self.nvm is not None and (self.end is None or self.end + ROOM > len(self.nvm))
+        n = len(self.nvm) if self.nvm is not None else 0
+        return n > 0 and (self.end is None or self.end + min(ROOM, n // 4) > n)
 
     def compact(self):
         """Rewrite the record (pegfw.store_log.compact): its code is loaded for it."""
@@ -123,8 +139,10 @@ class Store:
             self._append(bytes((jump,)))
 
     def undo(self):
+        """The last move was put back (after the end too: the score is taken back)."""
         if self.start and self.moves:
             self._room(1)
+            self.unscore()
             self.moves.pop()
             self._append(bytes((UNDO,)))
 
@@ -136,11 +154,9 @@ class Store:
             self._append(bytes((ABANDON,)))
 
     def game_over(self, pegs_left):
-        """Score the game; the log says so, so a resume never scores it again."""
-        if not self.start:  # a game the log lost: the totals go in the header
-            self.score(pegs_left)
-            if self.nvm is not None:
-                self.compact()
+        """Score the game, once (a resumed game that ended is not scored again); the log says
+        so, so a replay scores it once too."""
+        if self.scored or not self.start:  # scored already; or no game here to score (never begun)
             return
         self._room(1)
         self.score(pegs_left)

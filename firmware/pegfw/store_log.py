@@ -68,12 +68,15 @@ def _replay(store):
             elif not store.start:
                 return  # a move, undo, game over or abandon outside a game: damaged
             elif b == OVER:
+                if store.scored:
+                    return  # scored twice: damaged
                 store.score(popcount(store.start) - len(store.moves))
             elif b == ABANDON:
                 store.end_unfinished()
             elif b == UNDO:
                 if not store.moves:
                     return
+                store.unscore()  # an undo after the end takes the score back
                 store.moves.pop()
             elif b < NEW:
                 store.moves.append(b)
@@ -105,9 +108,11 @@ def header(store):
     body = bytearray(HEAD - 4)
     body[0:2] = MAGIC
     body[2] = VERSION
+    # the totals without the game carried over in the log: its OVER entry scores it on replay
+    wins, best = (store.wins - store.won, store.best_before) if store.scored else (store.wins, store.best)
     body[3], body[4] = store.games & 255, store.games >> 8 & 255
-    body[5], body[6] = store.wins & 255, store.wins >> 8 & 255
-    body[7] = store.best
+    body[5], body[6] = wins & 255, wins >> 8 & 255
+    body[7] = best
     body[8], body[9] = store.abandoned & 255, store.abandoned >> 8 & 255
     body[10] = store.rows
     return bytes(body) + crc32(body).to_bytes(4, "little")
@@ -121,6 +126,8 @@ def compact(store):
     if store.start:
         log.extend(store.start_bytes(False))
         log.extend(bytes(store.moves))
+        if store.scored:
+            log.append(OVER)
     nvm, n = store.nvm, len(store.nvm)
     if _blank(store):
         nvm[0:HEAD + len(log)] = header(store) + bytes(log)  # into 0xFF bytes: programmed, no erase
