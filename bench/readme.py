@@ -33,6 +33,8 @@ ABOUT = {
     "firmware.idle_loop_pass": "idle main-loop pass",
     "firmware.sensor_event_to_lights": "sensor event → lights sent",
     "firmware.button_to_hint_lights": "button release → hint lights sent",
+    "firmware.longest_pass_with_flash_write": "longest loop pass that logged a game entry (flash program included)",
+    "firmware.longest_pass_with_compaction": "the pass that rewrote the NVM record (erase + program), in a quiet pass",
     "firmware.button_to_hint_lights_hand_set": "the same on pegs set by hand (free play)",
     "firmware.boot_to_ready": "start-up to ready in the bench's scenario (source compiled)",
     "firmware.code_load_on_demand_worst": "slowest on-demand module load (a show starting, a rarer request)",

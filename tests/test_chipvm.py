@@ -154,7 +154,8 @@ def test_bench_falls_back_to_the_64_bit_vm_and_says_why(monkeypatch):
         raise chipvm.Unavailable("no gcc in this test")
 
     fig = {"boot_ms": 1, "idle_us": 1, "idle_p99_us": 1, "sensor_us": 1, "hint_us": 1, "hint_worst_us": 1,
-           "hint_set_us": 1, "hint_set_worst_us": 1, "load_us": 1,
+           "hint_set_us": 1, "hint_set_worst_us": 1, "load_us": 1, "flash_write_pass_us": 1,
+           "flash_write_pass_programs": 1, "compaction_pass_us": 1, "compaction_pass_erases": 1,
            "heap_boot": 50000, "heap_peak": 60000, "longest_pass_us": 100, "longest_compile_pass_us": 900,
            "solve_us": 1000}
 

@@ -175,6 +175,7 @@ class ControlServer:
                 "watchdog_resets": s.watchdog_resets, "connected": s.connected, "data": s.data_path,
                 "watchdog_ms": s.watchdog.timeout_ms, "console": list(s.console)[-20:],
                 "chip_time": s.chip_time, "longest_pass_ms": s.longest_pass_ms,
+                "flash_ms": s.flash_ms,
                 "chip_watchdog_resets": s.chip_watchdog_resets}
 
     def wait_idle(self, req: dict[str, Any], rid: Any) -> None:

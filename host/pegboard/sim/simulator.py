@@ -73,6 +73,7 @@ class Simulator:
             raise SimError("chip time needs the chip runtime (its CPU clock)")
         self.chip_vm = firmware_child.chip_vm() if runtime == "chip" else None
         self.longest_pass_ms = 0       # chip time: the longest loop pass, as an RP2040 would take it
+        self.flash_ms = 0              # chip time: all NVM writes so far (page programs, erases)
         self.chip_watchdog_resets = 0  # chip time: passes the RP2040's watchdog would not survive
         self.link_path = link
         self.board_id = board or _board_id_of(self.firmware) or (
@@ -221,6 +222,8 @@ class Simulator:
             self.watchdog.feed()
         elif t == "pass":
             self.longest_pass_ms = max(self.longest_pass_ms, msg["chip_ms"])
+        elif t == "flash":
+            self.flash_ms += msg["chip_ms"]
         elif t == "wd_expired":
             self.chip_watchdog_resets += 1
             self.console.append("[watchdog reset: a loop pass took ~%d ms in chip time]" % msg["chip_ms"])

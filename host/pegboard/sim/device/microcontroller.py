@@ -1,7 +1,8 @@
 # Fake `microcontroller`: nvm that the simulator keeps across power cycles, a watchdog whose
 # timer runs in the simulator (so a hung firmware really gets reset), and reset().
 # Chip time (the chip VM with PEGBOARD_SIM_CHIP_FACTOR set): the CPU time between two feeds, times
-# the VM -> RP2040 factor, is what that loop pass would take on the chip; a pass the real watchdog
+# the VM -> RP2040 factor, plus the flash time of its NVM writes, is what that loop pass would
+# take on the chip; a pass the real watchdog
 # would not survive resets the board here too, and the longest pass so far is reported.
 import os
 import _sim
@@ -14,6 +15,10 @@ except ImportError:
 # the chip VM's getenv gives settings.toml's integer as an int, the others give text: int() takes both
 _FACTOR = int(os.getenv("PEGBOARD_SIM_CHIP_FACTOR") or 0) if _cpu_us is not None else 0
 _MASK = (1 << 29) - 1
+# Flash time a write costs the chip, which runs no code meanwhile (interrupts off): the Winbond
+# W25Q16JV data sheet's worst page program (tPP 3 ms) and 4 KB sector erase (tSE 400 ms). A write
+# into erased bytes programs their pages; any other erases the sector and programs all 16 pages.
+_PAGE_US, _ERASE_US, _PAGE = 3000, 400000, 256
 
 
 class _Nvm:
@@ -29,14 +34,26 @@ class _Nvm:
             data = bytes(value)
             if start < 0 or start + len(data) > len(_sim.nvm) or (i.stop is not None and i.stop - start != len(data)):
                 raise ValueError("nvm slice assignment must keep the size")
+            _flash_time(start, data)
             _sim.nvm[start:start + len(data)] = data
             # to the simulator in pieces: on the chip this is C, so one 4 KB write must not cost
             # the simulated heap a 16 KB message
             for at in range(0, len(data), 256):
                 _sim.send({"t": "nvmw", "o": start + at, "d": _sim.hexs(data[at:at + 256])})
         else:
+            _flash_time(i, bytes([value]))
             _sim.nvm[i] = value
             _sim.send({"t": "nvmw", "o": i, "d": _sim.hexs(bytes([value]))})
+
+
+def _flash_time(start, data):
+    """Charge a write's flash time to the pass that makes it (chip time only)."""
+    if not _FACTOR or not data:
+        return
+    if _sim.nvm[start:start + len(data)] == b"\xff" * len(data):
+        watchdog.flash_us += ((start + len(data) - 1) // _PAGE - start // _PAGE + 1) * _PAGE_US
+    else:
+        watchdog.flash_us += _ERASE_US + (len(_sim.nvm) // _PAGE) * _PAGE_US
 
 
 class _WatchDog:
@@ -46,6 +63,7 @@ class _WatchDog:
         self._fed = 0
         self._cpu_at = 0
         self._longest_us = 0
+        self.flash_us = 0  # flash writes in this pass (_flash_time)
 
     @property
     def timeout(self):
@@ -73,8 +91,11 @@ class _WatchDog:
 
     def _chip_time(self):
         now = _cpu_us()
-        chip_us = ((now - self._cpu_at) & _MASK) * _FACTOR
+        chip_us = ((now - self._cpu_at) & _MASK) * _FACTOR + self.flash_us
         self._cpu_at = now
+        if self.flash_us:
+            _sim.send({"t": "flash", "chip_ms": self.flash_us // 1000})
+            self.flash_us = 0
         if chip_us > self._longest_us:
             self._longest_us = chip_us
             _sim.send({"t": "pass", "chip_ms": chip_us // 1000})
