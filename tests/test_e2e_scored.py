@@ -45,3 +45,40 @@ def test_the_chip_time_of_the_simulated_board_counts_the_flash():
         sim.control("fill", empty=1)  # a new game: its entry is one page program, 3 ms at worst
         sim.control("wait_idle")
         assert sim.control("status")["flash_ms"] == 451
+
+
+def test_request_ids_are_unique_to_each_client_and_each_opening():
+    from pegboard.client import BoardClient as Client
+
+    a, b = Client("/nonexistent-a"), Client("/nonexistent-b")
+    first = {a._next_id(), b._next_id()}
+    a._new_ids()  # as open() does
+    assert len(first | {a._next_id()}) == 3
+
+
+def test_two_clients_in_turn_the_first_killed_while_the_board_searches(tmp_path):
+    """The first program asks for a solve (the board answers a few passes later) and is killed at
+    once; the second program's first request gets its own reply, never the first one's."""
+    import os
+    import subprocess
+    import sys
+    import time
+
+    with Simulator(runtime="chip") as sim:
+        sim.control("fill", empty=1)
+        sim.control("wait_idle")
+        script = ("import json, sys, time\nfrom pegboard.client import BoardClient\n"
+                  "b = BoardClient(sys.argv[1]).open()\n"  # its ids, as any client numbers them
+                  "b.link.write((json.dumps({'id': b._next_id(), 'cmd': 'solve', 'finish': 13}) + '\\n').encode())\n"
+                  "print('sent', flush=True)\ntime.sleep(60)\n")
+        first = subprocess.Popen([sys.executable, "-c", script, sim.data_path], stdout=subprocess.PIPE, text=True,
+                                 env=dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path)))
+        assert first.stdout.readline().strip() == "sent"
+        first.kill()
+        first.wait()
+        with BoardClient(sim.data_path) as second:
+            started = time.monotonic()
+            r = second.request("state")  # its first request
+            assert "pegs" in r and "moves" in r and r["moves"] == [] and time.monotonic() - started < 10
+            for _ in range(3):
+                assert "pegs" in second.request("state")

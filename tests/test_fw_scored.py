@@ -213,3 +213,31 @@ def test_stats_equal_a_models_through_undo_redo_resumes_and_cuts(plan, seed):
 @given(games_plans, st.integers(0, 2**16))
 def test_stats_equal_a_models_soak(plan, seed):
     test_stats_equal_a_models_through_undo_redo_resumes_and_cuts.hypothesis.inner_test(plan, seed)
+
+
+def test_a_host_that_lets_go_gets_no_late_answer_and_its_search_stops():
+    """DTR falls while a search runs for the host (a solve on the 21-hole board): the search
+    stops, what was queued is dropped, and the next host's first line is its own reply."""
+    from test_fw_app import big_board
+
+    hw, app = big_board(6)
+    hw.sensors.set(start_mask(Board(6), 1))
+    run(app, hw, 200)
+    output(hw)
+    hw.serial.rx += b'{"id": 1, "cmd": "solve", "finish": 1}\n'
+    run(app, hw, 10)
+    assert app.job is not None
+    hw.serial.room = 0  # the host stops reading ...
+    hw.button.set(1)  # (an event queued for it)
+    run(app, hw, 40)
+    assert app.link.out
+    hw.serial.connected = False  # ... and closes the port
+    run(app, hw, 20)
+    assert app.job is None and not app.link.out
+    hw.serial.room = 1 << 30
+    hw.serial.connected = True
+    hw.serial.rx += b'{"id": 1, "cmd": "info"}\n'
+    run(app, hw, 20)
+    lines = output(hw)
+    replies = [x for x in lines if "event" not in x]
+    assert len(replies) == 1 and replies[0]["ok"] and replies[0]["rows"] == 6

@@ -390,6 +390,10 @@ class App:
             self._poll_button(now)
             if ondemand.live("resume"):  # a resumed game's catch-up: its code is loaded until done
                 ondemand.load("pegfw.resume").catch_up(self, CATCHUP_STEPS)
+            if self.link.host_left():
+                if self.job is not None and self.job.rid is not BUTTON:
+                    self.job.cancel(self, "stopped")  # its answer has nobody to go to
+                self.link.forget_output()
             self.requests.serve(now)
             if self.job is not None:
                 self.job.run(self)

@@ -30,6 +30,7 @@ class Link:
         self.seq = 0
         self.dropped = 0
         self.too_long = 0
+        self.up = True  # a host holds the port open (usb_cdc's `connected`: it asserted DTR)
 
     # -- input -------------------------------------------------------------------------------
     def read_lines(self):
@@ -109,6 +110,24 @@ class Link:
         # has_room), so they cannot pile up. Queued bytes are never cut: a half-sent line
         # would reach the host glued to the next one.
         self.out.extend(data)
+
+    def host_left(self):
+        """True once when the host lets go of the port (DTR falls: it closed the port, or the
+        cable went)."""
+        s = self.serial
+        up = s is not None and getattr(s, "connected", True)
+        if up == self.up:
+            return False
+        self.up = up
+        return not up
+
+    def forget_output(self):
+        """Drop what is queued for a host that left, and its half-sent request: nobody will read
+        them, and TinyUSB would hand them to the next program to open the port."""
+        self.dropped += 1 if self.out else 0
+        self.out = bytearray()
+        self.buf = bytearray()
+        self.discarding = False
 
     def has_room(self):
         """Room for another request's reply (a state reply is the largest, ~1 KB)."""

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import secrets
 import time
 from collections import deque
 from typing import Any, Callable, Iterator
@@ -39,7 +40,7 @@ class BoardClient:
         self.link = link or SerialLink(port, reconnect, finder)
         self.link.on_back = self._reconnected
         self.timeout = timeout
-        self._ids = itertools.count(1)
+        self._new_ids()
         self._events: deque[dict[str, Any]] = deque()
         self.last_seq: int | None = None
         self.known: dict[str, Any] | None = None  # seq, empty_start, moves, mode as last known
@@ -63,7 +64,18 @@ class BoardClient:
         return self.link.reconnects
 
     # -- connection --------------------------------------------------------------------------
+    def _new_ids(self) -> None:
+        """Request ids no other client (nor this one before it reopened) uses: a late reply meant for
+        a program that closed the port (TinyUSB keeps the newest bytes while nobody listens and
+        hands them to the next program) can never pass for the answer to a request of ours."""
+        self._token = secrets.token_hex(4)
+        self._ids = itertools.count(1)
+
+    def _next_id(self) -> str:
+        return "%s-%d" % (self._token, next(self._ids))
+
     def open(self) -> "BoardClient":
+        self._new_ids()
         self.link.open()
         return self
 
@@ -177,7 +189,7 @@ class BoardClient:
         """One request and its reply; events that arrive meanwhile are taken as they come."""
         if not self.link.is_open:
             self.open()
-        rid = next(self._ids)
+        rid = self._next_id()
         req = {"id": rid, "cmd": cmd}
         req.update(args)
         self.link.write((json.dumps(req) + "\n").encode())
