@@ -26,16 +26,16 @@ class Queue:
         self.overflowed = False
         self.limit = limit
 
-    def put(self, key: int, pressed: bool) -> None:
+    def put(self, key: int, pressed: bool, timestamp: int = 0) -> None:
         if len(self.items) >= self.limit:
             self.overflowed = True
         else:
-            self.items.append((key, pressed))
+            self.items.append((key, pressed, timestamp))
 
     def get_into(self, ev: Event) -> bool:
         if not self.items:
             return False
-        ev.key_number, ev.pressed = self.items.pop(0)
+        ev.key_number, ev.pressed, ev.timestamp = self.items.pop(0)
         ev.released = not ev.pressed
         return True
 
@@ -45,7 +45,8 @@ class Queue:
 
 
 class Keys:
-    def __init__(self, n: int, limit: int = 64) -> None:
+    def __init__(self, n: int, limit: int = 64, clock=None) -> None:  # type: ignore[no-untyped-def]
+        self.clock = clock  # the event timestamps' clock (keypad: supervisor.ticks_ms at the scan)
         self.n = n
         self.state = 0
         self.events = Queue(limit)
@@ -55,7 +56,7 @@ class Keys:
         changed = mask ^ self.state
         for k in range(self.n):
             if changed >> k & 1:
-                self.events.put(k, bool(mask >> k & 1))
+                self.events.put(k, bool(mask >> k & 1), self.clock() if self.clock else 0)
         self.state = mask
 
     def reset(self) -> None:
@@ -167,7 +168,8 @@ class HW:
         self.cfg = config.load(lambda k: s.get(k))
         self.now = (1 << 29) - 5000  # close to the ticks wrap, as the chip's clock may be
         self.sensors = Keys(self.cfg.holes)
-        self.button = Keys(1, 16)
+        self.button = Keys(1, 16, self.ticks_ms)
+        self.debounce_ms = (20, 40)  # as pegfw.hardware's keypad for the button
         self.serial = Serial()
         self.nvm = nvm if nvm is not None else FlashNvm()
         self.event = Event()

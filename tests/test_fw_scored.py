@@ -241,3 +241,17 @@ def test_a_host_that_lets_go_gets_no_late_answer_and_its_search_stops():
     lines = output(hw)
     replies = [x for x in lines if "event" not in x]
     assert len(replies) == 1 and replies[0]["ok"] and replies[0]["rows"] == 6
+
+
+def test_the_hint_latency_counts_from_the_buttons_debounced_release():
+    """last_hint_ms runs from the keypad event's timestamp (the scan that saw the release), not
+    from the pass that read it; stats says what the debounce adds before that."""
+    hw, app = make_app(HW())
+    hw.sensors.set(start_mask(B, 1))
+    run(app, hw, 200)
+    hw.button.set(1)
+    run(app, hw, 50)
+    hw.button.set(0)  # released now; the loop reads it in its next pass, 5 ms on
+    run(app, hw, 50)
+    st = ask(app, hw, "stats")
+    assert st["last_hint_ms"] >= 5 and st["button_debounce_ms"] == [20, 40]

@@ -304,7 +304,8 @@ class App:
                         elif held >= LONG_PRESS_MS:
                             self.start_demo(None, now)
                         else:
-                            self.hint(now)  # lights before the event's JSON
+                            # timed from the debounced release (the event's timestamp), not this pass
+                            self.hint(now, asked_at=ev.timestamp)  # lights before the event's JSON
                     except ProtocolError as e:  # the button has no reply to carry it
                         self.link.event("error", {"message": e.message, "code": e.code, "count": self.errors})
                 self.link.event("button", {"pressed": False, "ms": held})
@@ -321,13 +322,16 @@ class App:
         finally:
             ondemand.end("button")
 
-    def hint(self, now, rid=BUTTON):
-        """The best move, lit, and a hint event; the reply's fields for request `rid`. A lookup on
-        the 15-hole board; elsewhere a search run as a job (the answer comes a few passes later)."""
+    def hint(self, now, rid=BUTTON, asked_at=None):
+        """The best move, lit, and a hint event; the reply's fields for request `rid` (`asked_at`:
+        when the button's release was scanned). A lookup on the 15-hole board; elsewhere a search
+        run as a job (the answer comes a few passes later)."""
+        if asked_at is None:
+            asked_at = now
         if self.table is None:
-            return self.call_job("hint", self, rid, now)
+            return self.call_job("hint", self, rid, asked_at)
         j, ok, left = self.advisor.hint(self.tracker.position)
-        move, ok, left = self.show_hint(j, ok, left, now)
+        move, ok, left = self.show_hint(j, ok, left, now, asked_at)
         return {"move": move, "solvable": ok, "best_left": left}
 
     def show_hint(self, j, ok, left, now, asked_at=None):

@@ -59,7 +59,8 @@ def cmd_stats(app, rid, req, now):
             "nvm_writes": st.writes,
             "nvm_erases": st.erases, "corrupt_record_ignored": st.corrupt,
             "free_heap": free, "free_heap_lowest": app.free_heap_low,
-            "longest_pass_ms": app.longest_pass_ms, "last_hint_ms": app.hint_ms, "loops": app.loops,
+            "longest_pass_ms": app.longest_pass_ms, "last_hint_ms": app.hint_ms,
+            "button_debounce_ms": app.hw.debounce_ms, "loops": app.loops,
             "errors": app.errors}
 
 

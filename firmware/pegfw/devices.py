@@ -13,6 +13,7 @@ class Devices:
         self.event = event          # one keypad.Event reused for every read: no allocation
         self.ticks_ms = ticks_ms    # supervisor.ticks_ms
         self.reset = reset          # microcontroller.reset (a hard reset: boot.py runs again), or None
+        self.debounce_ms = None     # (least, most) the button's debounce delays its release, if known
 
     def show(self, frame):
         px = self.pixels

@@ -22,7 +22,12 @@ except ImportError:  # a port without the watchdog module
 
 WATCHDOG_S = 4  # RP2040 allows up to ~8.3 s; the loop feeds it every pass
 SCAN_S = 0.02   # keypad scan interval: 20 ms
-BUTTON_DEBOUNCE = 3  # scans a button change must hold (60 ms): a worn contact's chatter is no press
+# Scans a button change must hold. The hint button (hardware/bom.csv: Omron B3F-4055) bounces 5 ms
+# at most (Omron B3F data sheet, ratings: bounce time 5 ms max.); scans are 20 ms apart, so a bounce
+# can meet one scan at most, which only delays the edge by a scan. Two scans (a reading held
+# 20 ms, four times the bounce) leave a margin for a worn contact: the release reaches the
+# firmware 20-40 ms after the button comes up (three scans took 40-60 ms).
+BUTTON_DEBOUNCE = 2
 # where start-up errors blink when PEGBOARD_PIXEL_PIN is missing or wrong: the documented pixel pin
 # of the default board (hardware/boards/pico-gpio.toml), then the board's own status pixel
 DEFAULT_PIXEL_PIN = "GP16"
@@ -84,8 +89,11 @@ def build(cfg, early=None):
     if RESET_MODE is not None and watchdog is not None:
         watchdog.timeout = WATCHDOG_S
         watchdog.mode = RESET_MODE
-    return Devices(sensors, button, pixels, serial, microcontroller.nvm, watchdog, keypad.Event(),
-                   supervisor.ticks_ms, microcontroller.reset)
+    devices = Devices(sensors, button, pixels, serial, microcontroller.nvm, watchdog, keypad.Event(),
+                      supervisor.ticks_ms, microcontroller.reset)
+    scan_ms = int(SCAN_S * 1000)
+    devices.debounce_ms = ((BUTTON_DEBOUNCE - 1) * scan_ms, BUTTON_DEBOUNCE * scan_ms)
+    return devices
 
 
 def _setting(key):

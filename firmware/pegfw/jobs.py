@@ -143,9 +143,10 @@ def solve(app, rid, finish, now):
 
 
 def hint(app, rid, now):
+    """`now`: when the hint was asked for (the button's release, or the request read)."""
     line = book_line(app)
     if line is not None:
-        move, ok, left = app.show_hint(line[0], True, 1, now)
+        move, ok, left = app.show_hint(line[0], True, 1, app.hw.ticks_ms(), now)
         return {"move": move, "solvable": ok, "best_left": left}
     return app.start_job(HintSearch(app.board, app.tracker.position), rid, now)
 

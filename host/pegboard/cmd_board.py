@@ -84,6 +84,9 @@ def report(st: dict) -> str:
         return "n/a (this runtime has no heap of its own)" if v is None else "%s %s" % (format(v, ","), unit)
 
     hint = "no hint yet" if st.get("last_hint_ms") is None else val("last_hint_ms", "ms")
+    bounce = st.get("button_debounce_ms")
+    if bounce and st.get("last_hint_ms") is not None:
+        hint += " from the button's debounced release (the debounce adds %s-%s ms before it)" % tuple(bounce)
     return "\n".join([
         "the board's own figures since start-up (%s loop passes, %s loop errors):"
         % (format(st.get("loops", 0), ","), st.get("errors", 0)),
