@@ -255,3 +255,83 @@ def test_the_hint_latency_counts_from_the_buttons_debounced_release():
     run(app, hw, 50)
     st = ask(app, hw, "stats")
     assert st["last_hint_ms"] >= 5 and st["button_debounce_ms"] == [20, 40]
+
+
+def test_quiet_while_a_deploy_rewrites_the_drive():
+    """`quiet` (pegboard deploy sends it before copying): what runs stops, hints and rare requests
+    are busy, the hint table file is not read and no code is compiled, the game is still followed
+    and logged; with no reset, the table is opened afresh when the time is up."""
+    import shutil
+    import sys
+    import tempfile
+
+    from pegfw import colors
+
+    hw, app = make_app(HW())
+    tmp = tempfile.mkdtemp()
+    try:
+        path = tmp + "/t5_hints.bin"
+        shutil.copy(app.table.path, path)  # a table file the "deploy" below may replace
+        from pegcore.hintfile import load
+
+        app.table.codes.f.close()
+        app.table = load(app.board, path)
+        from pegcore.advisor import Advisor
+
+        app.advisor = Advisor(app.board, app.table)
+        hw.sensors.set(start_mask(B, 1))
+        run(app, hw, 200)
+        assert ask(app, hw, "demo")["ok"]
+        r = ask(app, hw, "quiet", seconds=5)
+        assert r["stopped"] == "demo" and app.updating
+
+        class Gone:  # the file's blocks were freed: any read would be garbage
+            def seek(self, *a):
+                raise AssertionError("the hint table was read during the deploy")
+
+            readinto = close = seek
+
+        app.table.codes.f.close()
+        app.table.codes.f = Gone()
+        assert ask(app, hw, "hint")["error"] == "busy"
+        assert ask(app, hw, "state")["solvable"] is None
+        sys.modules.pop("pegfw.board_requests", None)
+        assert ask(app, hw, "info")["error"] == "busy"  # its code is on the drive
+        hw.button.set(1)
+        run(app, hw, 50)
+        hw.button.set(0)
+        run(app, hw, 50)
+        assert [e for e in output(hw) if e.get("event") == "error"]  # the button's hint: busy, said
+        lit = hw.frames[-1]
+        assert app.limiter.limit([colors.UPDATING])[0] in lit  # the empty hole says so
+        mask = start_mask(B, 1)
+        j = legal_jumps(B, mask)[0]
+        for bit in (B.jump_from[j], B.jump_to[j], B.jump_over[j]):
+            mask ^= 1 << bit
+            hw.sensors.set(mask)
+            run(app, hw, 30)
+        assert ask(app, hw, "state")["moves"] == [B.move_of(j)] and app.store.moves == [j]
+        app.table.codes.f = open(path, "rb")  # (so the old table can be closed)
+        shutil.copy(path, path + ".new")  # the deploy wrote a new file in its place
+        shutil.move(path + ".new", path)
+        run(app, hw, 5200)  # no reset came
+        assert not app.updating and app.table is not None
+        done = [e for e in output(hw) if e.get("event") == "quiet_done"]
+        assert done and done[0]["hint_table"] is True
+        r = ask(app, hw, "hint")
+        assert r["ok"] and B.find_jump(*r["move"]) in legal_jumps(B, mask)
+        assert ask(app, hw, "info")["ok"]
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+def test_reset_is_answered_while_quiet():
+    hw, app = make_app(HW())
+    run(app, hw, 100)
+    ask(app, hw, "quiet")
+    import sys
+
+    sys.modules.pop("pegfw.board_requests", None)
+    assert ask(app, hw, "reset")["in_ms"] == 200
+    run(app, hw, 300)
+    assert hw.resets >= 1  # (the fake reset returns: the chip would be restarting)

@@ -78,6 +78,8 @@ class App:
         self.base_theme = None
         self.base = []  # type: list
         self.reset_at = None  # a `reset` request: when to reset (its reply has gone out by then)
+        self.updating = False  # a deploy rewrites the drive (`quiet`): no file read, no code compiled
+        self.quiet_until = 0
         self.chase = None  # type: Any  # a resumed game's catch-up search, while a picture needs one
         self.overflows = 0
         self.errors = 0
@@ -275,7 +277,7 @@ class App:
                 if t.finish is not None:  # a game with a finish hole: did its last peg end there?
                     fields["in_finish"] = t.position == 1 << (t.finish - 1)
                 self.link.event("game_over", fields)
-                if self.shows.kind not in ("demo", "watch"):
+                if self.shows.kind not in ("demo", "watch") and not self.updating:  # (its code is on the drive)
                     self.shows.load("over", "pegfw.show_over", "GameOverShow", (b.holes, self.hw.ticks_ms(),
                                                                                  e[VERDICT]))
 
@@ -322,12 +324,43 @@ class App:
         finally:
             ondemand.end("button")
 
+    # -- a deploy rewriting the drive --------------------------------------------------------------
+    def quiet(self, now, ms):
+        """Read no file and compile no code for `ms` (a deploy is writing them); a reset ends it,
+        else the hint table is opened afresh when it is over."""
+        self.updating = True
+        ondemand.frozen[0] = True
+        self.quiet_until = now + ms
+        self.last_frame = None
+        self.link.event("quiet", {"seconds": ms // 1000})
+
+    def _quiet_over(self):
+        self.updating = False
+        ondemand.frozen[0] = False
+        table, self.table = self.table, None
+        if table is not None:  # the file may have been replaced: the open one points at freed blocks
+            path = table.path
+            table.codes.f.close()
+            self.advisor = Advisor(self.board, None)
+            del table
+            gc.collect()
+            try:
+                self.table = ondemand.load("pegcore.hintfile").load(self.board, path)
+            except Exception as e:  # damaged or half-written: search instead, and say so
+                self.link.event("error", {"message": "hint table: %s" % repr(e)[:80], "count": self.errors})
+            ondemand.unload("pegcore.hintfile")
+        self.advisor = Advisor(self.board, self.table)
+        self.last_frame = None
+        self.link.event("quiet_done", {"hint_table": self.table is not None})
+
     def hint(self, now, rid=BUTTON, asked_at=None):
         """The best move, lit, and a hint event; the reply's fields for request `rid` (`asked_at`:
         when the button's release was scanned). A lookup on the 15-hole board; elsewhere a search
         run as a job (the answer comes a few passes later)."""
         if asked_at is None:
             asked_at = now
+        if self.updating:
+            raise ProtocolError("busy", "the board is being updated: hints are back after it restarts")
         if self.table is None:
             return self.call_job("hint", self, rid, asked_at)
         j, ok, left = self.advisor.hint(self.tracker.position)
@@ -369,6 +402,8 @@ class App:
         if self.guide is not None and t.mode == "play" and t.sensed == t.position:
             base = shows.paint_jump(base, self.board, self.guide.next_jump(), colors.HINT_FROM, colors.HINT_OVER,
                                     colors.HINT_TO)
+        if self.updating:  # the empty holes say the board is being updated
+            base = [colors.UPDATING if c == colors.EMPTY else c for c in base]
         if self.press_at is not None and not self.press_swallowed and ticks_diff(now, self.press_at) >= PLAY_PRESS_MS:
             s = t.sensed  # held long enough to play from here: the pegs say so, green, until released
             base = [colors.LANDING if s >> i & 1 else c for i, c in enumerate(base)]
@@ -402,7 +437,9 @@ class App:
             if self.job is not None:
                 self.job.run(self)
             self.draw(now)
-            if self.store.low_on_room() and self._quiet(now):
+            if self.updating and ticks_diff(now, self.quiet_until) >= 0:
+                self._quiet_over()  # no reset came: the deploy was given up, or failed
+            if self.store.low_on_room() and self._quiet(now) and not self.updating:
                 self.store.compact()  # the log nearly full: rewritten while nobody is playing
             if MEM_FREE is not None and ticks_diff(now, self.heap_sample_at) >= 0:
                 # free heap means something only after a collection (the heap fills with garbage

@@ -1,4 +1,4 @@
-"""Rare requests about the board itself (info, brightness, theme, stats, selftest, reset):
+"""Rare requests about the board itself (info, brightness, theme, stats, selftest):
 compiled for the request and dropped after the reply (pegfw.ondemand; pegfw.commands.COMMANDS says
 which module answers what). Each handler takes (app, rid, req, now), as those of pegfw.commands do."""
 
@@ -12,7 +12,7 @@ if TYPE_CHECKING:
 
 PROTOCOL = 1
 CAPABILITIES = ("hint", "solve", "demo", "guide", "watch", "play", "setup", "selftest", "stats", "theme",
-                "brightness", "reset")
+                "brightness", "reset", "quiet")
 
 
 def cmd_info(app, rid, req, now):
@@ -74,16 +74,3 @@ def cmd_selftest(app, rid, req, now):
     app.check_idle()  # not in _not_busy: a selftest is for any pegs, a game or not
     app.shows.load("selftest", "pegfw.show_chase", "ChaseShow", (app.board.holes, now), now + secs * 1000)
     return {"seconds": secs, "pegs": holes_of(app.sensed), "pixels": app.board.holes}
-
-
-RESET_DELAY_MS = 200  # the reply's time to reach the host before USB goes away
-
-
-def cmd_reset(app, rid, req, now):
-    # type: (App, object, dict, int) -> dict
-    """A hard reset shortly after the reply (pegboard deploy: the new files, boot.py included,
-    take effect; on-demand modules never mix old and new code)."""
-    if getattr(app.hw, "reset", None) is None:
-        raise ProtocolError("not_supported", "this board cannot reset itself: press its reset button")
-    app.reset_at = now + RESET_DELAY_MS
-    return {"in_ms": RESET_DELAY_MS}

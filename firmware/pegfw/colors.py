@@ -15,6 +15,7 @@ DEMO = 0xFFFFFF
 TRY = 0x00FF00        # solver show: a jump tried
 BACK = 0xFF0000       # solver show: a jump taken back
 SETUP = 0x282828      # pegs while the board waits for a new game
+UPDATING = 0x281400   # empty holes while a deploy rewrites the drive (`quiet`): hints are off
 
 # The wooden game's peg colours (theme "wooden"), by hole.
 WOODEN = (0xFF0000, 0x0000FF, 0xFFC800)

@@ -1,5 +1,6 @@
 """Every request of the protocol (docs/protocol.md) and the module whose `cmd_<name>` answers it.
-The everyday ones (state, hint, stop) are here, in memory; the rare ones live in
+The everyday ones (state, hint, stop) and the two a deploy needs while it rewrites the drive
+(quiet, reset) are here, in memory; the rare ones live in
 pegfw.game_requests, pegfw.position_requests and pegfw.board_requests, compiled for the request
 and dropped after it (pegfw.ondemand), so the game keeps the heap.
 
@@ -9,6 +10,7 @@ ProtocolError."""
 
 from pegcore.rules import holes_of
 from pegfw.lights import estimate_ma
+from pegfw.protocol import ProtocolError
 
 TYPE_CHECKING = False  # mypy takes it as True; no typing module needed on the chip
 if TYPE_CHECKING:
@@ -21,9 +23,9 @@ EVERYDAY = "pegfw.commands"
 GAME = "pegfw.game_requests"
 BOARD = "pegfw.board_requests"
 POSITION = "pegfw.position_requests"
-COMMANDS = {"state": EVERYDAY, "hint": EVERYDAY, "stop": EVERYDAY,
+COMMANDS = {"state": EVERYDAY, "hint": EVERYDAY, "stop": EVERYDAY, "quiet": EVERYDAY, "reset": EVERYDAY,
             "solve": GAME, "demo": GAME, "guide": GAME, "watch": GAME, "play": POSITION, "setup": POSITION,
-            "info": BOARD, "brightness": BOARD, "theme": BOARD, "stats": BOARD, "selftest": BOARD, "reset": BOARD}
+            "info": BOARD, "brightness": BOARD, "theme": BOARD, "stats": BOARD, "selftest": BOARD}
 
 
 def cmd_state(app, rid, req, now):
@@ -35,8 +37,9 @@ def cmd_state(app, rid, req, now):
             "start": holes_of(t.start) if t.start else None, "finish": t.finish,
             "target": holes_of(t.target) if t.target else None,
             "mode": app.mode(), "moves": [app.board.move_of(j) for j in t.moves],
-            # a lookup on the 15-hole board; other boards would have to search: unknown
-            "solvable": app.advisor.hint(pos)[1] if app.table is not None else None,
+            # a lookup on the 15-hole board; other boards would have to search, and while a deploy
+            # rewrites the drive the table file is not read: unknown
+            "solvable": app.advisor.hint(pos)[1] if app.table is not None and not app.updating else None,
             "lifted": t.lifted, "landing": holes_of(t.landing), "illegal": holes_of(t.bad),
             "lights": [[c >> 16, c >> 8 & 255, c & 255] for c in frame],
             "ma": estimate_ma(frame),
@@ -54,3 +57,33 @@ def cmd_hint(app, rid, req, now):
 def cmd_stop(app, rid, req, now):
     # type: (App, object, dict, int) -> dict
     return {"stopped": app.stop()}
+
+
+QUIET_S = (120, 600)  # (default, most) seconds a `quiet` lasts unless a reset comes first
+
+
+def cmd_quiet(app, rid, req, now):
+    # type: (App, object, dict, int) -> dict
+    """A deploy is about to rewrite the drive: stop what runs, read no file and compile no code
+    until `reset` (or `seconds` pass: then the hint table is opened again)."""
+    secs = req.get("seconds")
+    if secs is None:
+        secs = QUIET_S[0]
+    if isinstance(secs, bool) or not isinstance(secs, int) or secs < 1 or secs > QUIET_S[1]:
+        raise ProtocolError("bad_args", "seconds must be 1..%d" % QUIET_S[1])
+    was = app.stop()
+    app.quiet(now, secs * 1000)
+    return {"seconds": secs, "stopped": was}
+
+
+RESET_DELAY_MS = 200  # the reply's time to reach the host before USB goes away
+
+
+def cmd_reset(app, rid, req, now):
+    # type: (App, object, dict, int) -> dict
+    """A hard reset shortly after the reply (pegboard deploy: the new files, boot.py included,
+    take effect; on-demand modules never mix old and new code)."""
+    if getattr(app.hw, "reset", None) is None:
+        raise ProtocolError("not_supported", "this board cannot reset itself: press its reset button")
+    app.reset_at = now + RESET_DELAY_MS
+    return {"in_ms": RESET_DELAY_MS}

@@ -11,7 +11,18 @@ Start-up's modules are dropped by name (pegfw.startup, code.py): they run once, 
 
 import sys
 
+from pegfw.protocol import ProtocolError
+
 _owners = []  # [owner, the module names loaded when it began], in the order they began
+frozen = [False]  # a deploy is writing the drive (`quiet`): no code is compiled from it meanwhile
+
+
+class Frozen(ProtocolError):
+    """A module was asked for while the drive is being rewritten (`quiet`): `busy`."""
+
+    def __init__(self, name):
+        super().__init__("busy", "the board is being updated (%s is not in memory): ask again after it restarts"
+                         % name)
 
 
 def unload(name):
@@ -26,7 +37,10 @@ def unload(name):
 
 
 def load(name):
-    """Import module `name` (dotted) and return it: `__import__` returns the top package."""
+    """Import module `name` (dotted) and return it: `__import__` returns the top package. Raises
+    Frozen for a module not in memory while a deploy rewrites the files it would be read from."""
+    if frozen[0] and name not in sys.modules:
+        raise Frozen(name)
     __import__(name)
     return sys.modules[name]
 
@@ -38,7 +52,9 @@ def begin(owner):
 
 
 def forget():
-    """A new App starts with no owners (a test or the simulator may build several in one run)."""
+    """A new App starts with no owners and nothing frozen (a test or the simulator may build
+    several in one run)."""
+    frozen[0] = False
     while _owners:
         _owners.pop()
 

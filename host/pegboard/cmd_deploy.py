@@ -18,9 +18,10 @@ def register(sub: Subcommands) -> None:
                     ".mpy with CircuitPython's mpy-cross when one for the drive's CircuitPython version is at hand), "
                     "the hint table and the neopixel library into lib/. settings.toml keeps every line you wrote "
                     "(your PEGBOARD_ values, CIRCUITPY_WIFI_* ...); the board's settings that are missing are "
-                    "added (all of them on a new drive, whose settings.toml is empty). Then the board is told to "
-                    "restart (a `reset` request on its data port); if it cannot be reached, you are told to press "
-                    "reset.")
+                    "added (all of them on a new drive, whose settings.toml is empty). First the board is told to "
+                    "keep quiet while its files change (a `quiet` request: it stops what runs, reads no file and "
+                    "compiles no code); then to restart (a `reset` request on its data port); if it cannot be "
+                    "reached, you are told to press reset.")
     p.add_argument("--drive", help="the mounted CIRCUITPY folder (default: find it)")
     p.add_argument("--board", metavar="NAME",
                    help="the wiring from hardware/boards/NAME.toml (pico-gpio, feather-rp2040-gpio, shift-74hc165; "
@@ -32,9 +33,23 @@ def register(sub: Subcommands) -> None:
                    help="CircuitPython's mpy-cross for the drive's version (default: $PEGBOARD_MPY_CROSS, "
                         "`mpy-cross` on PATH, or one circuitpython-build-tools fetches)")
     p.add_argument("--py", action="store_true", help="copy the modules as .py source, not compiled")
-    p.add_argument("--port", help="the board's data port for the restart request (default: find it)")
+    p.add_argument("--port", help="the board's data port for the quiet and restart requests (default: find it)")
     p.add_argument("--no-restart", action="store_true", help="do not restart the board after copying")
     p.set_defaults(func=run)
+
+
+def quiet(port: str | None) -> None:
+    """Tell a reachable board that its drive is about to be rewritten (the `quiet` request: it
+    stops what runs and reads no file until the restart); a board that cannot be asked is left be."""
+    from pegboard.client import BoardClient, BoardError
+
+    try:
+        with BoardClient(port, timeout=3.0) as b:
+            r = b.request("quiet", seconds=120)
+        print("the board is quiet while its files change%s"
+              % (" (stopped its %s)" % r["stopped"] if r.get("stopped") else ""))
+    except BoardError as e:
+        print("the board was not told to keep quiet (%s): a game in play may stutter while files change" % e)
 
 
 def restart(port: str | None) -> str | None:
@@ -68,6 +83,8 @@ def run(args: argparse.Namespace) -> int:
         drive = drives[0]
     info = drive_info(drive)
     print("deploying to %s (CircuitPython %s)" % (drive, info.version or "of unknown version"))
+    if not args.no_restart:
+        quiet(args.port)
     try:
         r = deploy(drive, Path(args.settings) if args.settings else None, args.board, args.mpy_cross,
                    compile_modules=not args.py)
