@@ -6,8 +6,8 @@ import statistics
 import time
 from typing import Any, Callable
 
-# CircuitPython 9 on an RP2040 against the MicroPython unix port on this PC: docs/chip-runtime.md,
-# "The x230 factor", gives the measurements and their source; we use 230.
+# CircuitPython 9 on an RP2040 against the MicroPython unix port on a PC: an ASSUMED ratio, measured
+# on no board (docs/chip-runtime.md, "The x230 factor", says what it rests on and how it errs).
 RP2040_FACTOR = 230
 
 

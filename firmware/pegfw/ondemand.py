@@ -11,18 +11,8 @@ Start-up's modules are dropped by name (pegfw.startup, code.py): they run once, 
 
 import sys
 
-from pegfw.protocol import ProtocolError
-
 _owners = []  # [owner, the module names loaded when it began], in the order they began
 frozen = [False]  # a deploy is writing the drive (`quiet`): no code is compiled from it meanwhile
-
-
-class Frozen(ProtocolError):
-    """A module was asked for while the drive is being rewritten (`quiet`): `busy`."""
-
-    def __init__(self, name):
-        super().__init__("busy", "the board is being updated (%s is not in memory): ask again after it restarts"
-                         % name)
 
 
 def unload(name):
@@ -37,10 +27,15 @@ def unload(name):
 
 
 def load(name):
-    """Import module `name` (dotted) and return it: `__import__` returns the top package. Raises
-    Frozen for a module not in memory while a deploy rewrites the files it would be read from."""
+    """Import module `name` (dotted) and return it: `__import__` returns the top package. A module
+    not in memory while a deploy rewrites the files it would be read from is `busy`."""
     if frozen[0] and name not in sys.modules:
-        raise Frozen(name)
+        # imported here, not at the top: start-up loads this module before its first light, and
+        # protocol's code is in memory whenever the App is
+        from pegfw.protocol import ProtocolError
+
+        raise ProtocolError("busy", "the board is being updated (%s is not in memory): ask again after it "
+                            "restarts" % name)
     __import__(name)
     return sys.modules[name]
 
