@@ -6,8 +6,10 @@ moves played.
 
 Flash wears out by erases (W25Q16JV: at least 100,000 per 4 KB sector). CircuitPython's RP2040 nvm
 programs bytes that are all 0xFF without erasing and erases the sector for any other write, so
-an entry costs no erase; the sector is erased only when the log is full (about 250 games) and
-rewritten with the totals in the header and the game in progress (docs/protocol.md: `stats`).
+an entry costs no erase; the sector is erased only when the log is nearly full (about 250
+games), in a loop pass where nobody plays (pegfw.app), and rewritten with the totals in the header
+and the game in progress (docs/protocol.md, "What the board keeps": the window a power cut there
+can cost, and what).
 A header that fails its checks is ignored, never trusted; a log entry that makes no sense ends
 the log (the next write compacts it): pegfw.store_log reads it at start-up."""
 
@@ -147,7 +149,8 @@ class Store:
             self._append(bytes((UNDO,)))
 
     def abandon(self):
-        """The board was emptied: the game in progress ends unfinished (counted if it had moves)."""
+        """The game in progress ends for good (the board emptied, a picture after its end, a
+        `setup` request): counted as abandoned if it had moves and was not scored."""
         if self.start:
             self._room(1)
             self.end_unfinished()

@@ -19,7 +19,7 @@ becomes that start's when a picture is settled for it (a placement its jumps exp
 first move made) but not for the old game. A picture that is the old game's move made settles
 the old game (moving peg 2 into 1, then pulling 4 first, is 4 over 2 into 1 to the sensors).
 `play` starts a game from any pegs (begin_game); `setup` sets `target`, a wanted position: when
-the pegs match it, "setup_done" and a game from it (pegfw.game_requests).
+the pegs match it, "setup_done" and a game from it (pegfw.position_requests).
 
 Ending a game with the hands: a board emptied of pegs ends the game in play (`emptied`, called by
 the App once the empty board has been stable for a settle time), unless the game's last jump is
@@ -66,7 +66,7 @@ class Tracker:
         self.empty_start = None  # the start's empty hole, when the start is a full board less one
         self.start = 0  # the pegs the game began with (0: no game)
         self.finish = None  # the hole the last peg should end in (a `play` with a finish), or None
-        self.target = 0  # a position the board waits for the hands to set (set_target), or 0
+        self.target = 0  # a position the board waits for the hands to set (`setup`), or 0
         self.ref = 0  # setup: the picture before the pegs now in the hand were lifted
         self.moves = []
         self.lifted = None
