@@ -116,17 +116,22 @@ class SimBoard:
         self.sim.control("wait_idle")
 
     def settle(self):
+        """Leave the pegs as they are past the settle time; on an empty board, wait (up to a
+        loaded machine's 3 s) for the board to end the game, as the model then checks."""
         self.sim.control("wait_idle")
         time.sleep((EMPTY_SETTLE_MS + 150) / 1000)
         self.sim.control("wait_idle")
+        if not self.mask:
+            deadline = time.monotonic() + 3
+            while self.request("state")["mode"] not in ("setup",) and time.monotonic() < deadline:
+                time.sleep(0.05)
 
     def power_cut(self):
         self.resets += 1
         self.sim.control("power_cycle")
         until(lambda: self.sim.control("status")["resets"] >= self.resets, 30, "the reset")
-        until(lambda: self.request("state").get("ok") is not False, 30, "the board back")
-        self.sim.control("wait_idle")
-        time.sleep(0.2)  # the start-up read of the sensors settles
+        # back once it answers and has read the pegs as they are (its start-up read settled)
+        until(lambda: self.request("state").get("pegs") == holes_of(self.mask), 30, "the board back")
         self.sim.control("wait_idle")
 
     def events(self):
