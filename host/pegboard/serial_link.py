@@ -5,7 +5,6 @@ after the cable is pulled, and lets the port's flow control pace the writes (a f
 
 from __future__ import annotations
 
-import termios
 import time
 from collections import deque
 from typing import Callable, cast
@@ -15,7 +14,12 @@ import serial
 from pegboard.board_errors import NoBoard
 from pegboard.ports import find_data_port
 
-LINK_ERRORS = (serial.SerialException, OSError, termios.error)
+try:  # POSIX: a vanished tty can fail with termios.error; Windows has no termios (nor that failure)
+    from termios import error as _TermiosError
+
+    LINK_ERRORS: tuple[type[BaseException], ...] = (serial.SerialException, OSError, _TermiosError)
+except ImportError:
+    LINK_ERRORS = (serial.SerialException, OSError)
 READ_WAIT = 0.05     # a blocking read waits this long for a first byte, so callers can keep deadlines
 WRITE_TIMEOUT = 2.0  # a board whose receive buffer stays full this long counts as gone
 TAP_LINE_MAX = 4096  # a tapped "line" that never ends is shown in pieces of this size

@@ -8,7 +8,6 @@ import os
 import select
 import threading
 import time
-import tty
 from typing import Any
 
 
@@ -32,6 +31,8 @@ class Hand:
                     self._fd = os.open(self.path, os.O_RDWR | os.O_NOCTTY)
                 except OSError as e:
                     raise HandError("cannot open the control port %s: %s" % (self.path, e.strerror)) from None
+                import tty  # POSIX only, as the simulator's pseudo-terminals are
+
                 tty.setraw(self._fd)
                 self._buf = b""
             req = {"cmd": cmd}
