@@ -14,14 +14,15 @@ from fakehw import run
 from pegcore.geometry import Board, start_mask
 from pegcore.solver import Solver
 
-RUNTIMES = ("cpython", "micropython", "chip")
+RUNTIMES = ("cpython", "micropython", "chip", "thumb")
 
 
 def runtimes(*fast):
     """Parameters for a test on each runtime of the simulated board: those in `fast` run in
     `make test`, the others in `make soak`. One runtime proves the point; the chip VM is the
-    strictest (a CircuitPython board's feature level, stack and watchdog time), so it is the one
-    `make test` keeps, and the same test on the other runtimes is a soak run."""
+    strictest of the fast ones (a CircuitPython board's feature level, stack and watchdog time), so
+    it is the one `make test` keeps, and the same test on the other runtimes is a soak run (thumb:
+    the same core on the emulated Cortex-M0+, its watchdog time in the chip's cycles)."""
     return [pytest.param(r, marks=() if r in fast else pytest.mark.soak) for r in RUNTIMES]
 
 

@@ -1,7 +1,8 @@
 """chipvm, the runtime set up as a CircuitPython board (pegboard.sim.chipvm): it lacks what the chip
-lacks, its C json and binascii behave as CPython's, it is 32-bit where gcc -m32 works, and the whole
-firmware scenario runs on it."""
+lacks, its C json and binascii behave as CPython's, it is 32-bit (gcc -m32, else zig cc), and the
+whole firmware scenario runs on it."""
 
+import importlib.util
 import json
 import shutil
 import subprocess
@@ -145,6 +146,26 @@ def test_a_64_bit_build_when_asked_keeps_the_same_options(tmp_path):
     p = run(str(built.path), tmp_path, "import sys\ntry:\n    next(iter([]), 0)\nexcept TypeError:\n"
             "    print('no next2', sys.maxsize > 2**31)\n")
     assert p.stdout.strip() == "no next2 True", p.stdout + p.stderr
+
+
+def test_zig_builds_it_32_bit_where_gcc_m32_is_missing(monkeypatch, tmp_path):
+    # the build a machine without gcc-multilib gets (PEGBOARD_CHIPVM_CC=zig forces it here)
+    if importlib.util.find_spec("ziglang") is None:
+        pytest.skip("ziglang is not installed (pip install %s)" % chipvm.ZIG_PACKAGE)
+    src = chipvm.cache_dir() / "src"
+    if (src / "micropython" / ".sha256").is_file():  # the checked source, if here: no download
+        shutil.copytree(src, tmp_path / "cache" / "chipvm" / "src")
+    monkeypatch.setenv("PEGBOARD_CACHE", str(tmp_path / "cache"))
+    monkeypatch.setenv("PEGBOARD_CHIPVM_CC", "zig")
+    for name in ("PEGBOARD_CHIPVM", "PEGBOARD_CHIPVM_BITS"):
+        monkeypatch.delenv(name, raising=False)
+    built = chipvm.build()
+    assert built.bits == 32 and built.note == chipvm.ZIG_NOTE
+    assert built.path.parent == tmp_path / "cache" / "chipvm"
+    assert (tmp_path / "cache" / "chipvm" / "zig-cache").is_dir()  # zig's caches stay with ours
+    p = run(str(built.path), tmp_path, "import sys\ntry:\n    next(iter([]), 0)\nexcept TypeError:\n"
+            "    print('no next2', sys.maxsize)\n")
+    assert p.stdout.strip() == "no next2 2147483647", p.stdout + p.stderr
 
 
 def test_bench_falls_back_to_the_64_bit_vm_and_says_why(monkeypatch):

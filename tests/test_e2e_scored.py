@@ -12,7 +12,7 @@ from pegcore.solver import Solver
 G = Geometry(5)
 
 
-@pytest.mark.parametrize("runtime", ["cpython", "chip"])
+@pytest.mark.parametrize("runtime", ["cpython", "chip", pytest.param("thumb", marks=pytest.mark.soak)])
 def test_ten_undo_redo_cycles_of_the_winning_jump_score_one_win(runtime):
     line = [G.move_of(j) for j in Solver(G).solution(start_mask(G, 1))]
     with Simulator(runtime=runtime) as sim, BoardClient(sim.data_path) as b:

@@ -31,7 +31,7 @@ def events_of(board, name):
 def test_boot_info_and_a_whole_game_by_hand(sim):
     with BoardClient(sim.data_path) as b:
         info = b.request("info")
-        assert info["protocol"] == 1 and info["holes"] == 15 and info["runtime"] == {"chip": "micropython"}.get(sim.runtime, sim.runtime)
+        assert info["protocol"] == 1 and info["holes"] == 15 and info["runtime"] == {"chip": "micropython", "thumb": "micropython"}.get(sim.runtime, sim.runtime)
         assert info["hint_table"] is True
         sim.control("fill", empty=5)
         sim.control("wait_idle")
@@ -202,7 +202,7 @@ def test_watch_runs_and_steps(sim):
         until(lambda: sim.control("pixels")["pixels"] != first, 5, "a step to move the search on")
         errors = [e for e in b.poll(0.2) if e.get("event") == "error"]
         assert not errors, errors
-        if sim.runtime == "chip":
+        if sim.runtime in ("chip", "thumb"):
             chip_ok(sim)
 
 
@@ -220,7 +220,7 @@ def test_hints_on_hand_placed_pegs_of_every_size(sim):
             mask = sum(1 << (p - 1) for p in b.request("state")["position"])
             assert h["best_left"] == Solver(G).best_left(mask), (pegs, h)
             assert h["solvable"] == (h["best_left"] == 1)
-        if sim.runtime == "chip":
+        if sim.runtime in ("chip", "thumb"):
             chip_ok(sim)
 
 
@@ -240,7 +240,7 @@ def test_solve_with_every_finish_hole(sim):
                     continue
                 assert finish in FINISHES[empty]
                 assert len(r["moves"]) == 13 and r["moves"][-1][2] == finish
-        if sim.runtime == "chip":
+        if sim.runtime in ("chip", "thumb"):
             st = chip_ok(sim)
             assert 0 < st["longest_pass_ms"] < 4000
 

@@ -289,6 +289,9 @@ class App:
             if ev.pressed:
                 self.press_at = now
                 self.press_swallowed = False
+                # collect while the finger is down, so the hint at the release never waits for a
+                # collection (a full one takes longer on the chip than the hint's 5 ms budget)
+                gc.collect()
                 self.link.event("button", {"pressed": True})
                 if self.shows.kind == "watch" and self.shows.show.speed_ms == 0:
                     self.shows.show.step()

@@ -22,17 +22,18 @@ def register(sub: Subcommands) -> None:
     p.add_argument("--firmware", default=None, help="firmware folder (default: the project's firmware/)")
     p.add_argument("--settings", default=None, help="settings.toml to use (default: the firmware's); "
                                                     "it must exist")
-    p.add_argument("--runtime", choices=["cpython", "micropython", "chip"], default="cpython",
-                   help="what runs the firmware: CPython, the unix MicroPython VM, or 'chip': MicroPython's "
-                        "core set up as a CircuitPython board (32-bit where gcc -m32 works, a 1.5 KB "
-                        "Python stack; built on first use, docs/chip-runtime.md)")
+    p.add_argument("--runtime", choices=["cpython", "micropython", "chip", "thumb"], default="cpython",
+                   help="what runs the firmware: CPython, the unix MicroPython VM, 'chip': MicroPython's "
+                        "core set up as a CircuitPython board (32-bit, a 1.5 KB Python stack), or 'thumb': "
+                        "the same core built for a Cortex-M0+ and run in an emulator that counts the "
+                        "chip's cycles (both built on first use, docs/chip-runtime.md)")
     p.add_argument("--heap", default=None,
-                   help="MicroPython heap size (default: 192K on the chip runtime, as an RP2040 has; 256K "
+                   help="MicroPython heap size (default: 192K on the chip and thumb runtimes, as an RP2040 has; 256K "
                         "on the 64-bit unix VM, whose objects take about twice the room)")
     p.add_argument("--no-chip-time", dest="chip_time", action="store_false", default=None,
-                   help="chip runtime: do not hold loop passes to the RP2040's watchdog (chip time is on by "
-                        "default: a pass that would take over 4 s on an RP2040, at 230x the VM's CPU time, "
-                        "resets the board)")
+                   help="chip and thumb runtimes: do not hold loop passes to the RP2040's watchdog (chip "
+                        "time is on by default: a pass that would take over 4 s on an RP2040 resets the "
+                        "board; thumb counts the emulated cycles, chip assumes 230x the VM's CPU time)")
     p.add_argument("--link", metavar="PATH", help="keep the symlink to the data port here (default: in the "
                                                   "runtime folder, see docs/simulator.md)")
     p.add_argument("--console", action="store_true", help="echo the firmware's console output to stderr")
@@ -54,7 +55,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         link = args.link or runtime_file.data_link_path()
         sim = Simulator(settings=args.settings, runtime=args.runtime, heap=args.heap, link=link,
-                        console=args.console, chip_time=args.chip_time if args.runtime == "chip" else None,
+                        console=args.console, chip_time=args.chip_time if args.runtime in ("chip", "thumb") else None,
                         **kw)
     except (SimError, SettingsError, OSError) as e:
         raise UsageError(str(e)) from None

@@ -19,10 +19,14 @@ from pegboard.boards import shift_wiring_spec
 from pegboard.sim.errors import SimError
 
 DEVICE_DIR = Path(__file__).resolve().parent / "device"
-RUNTIMES = ("cpython", "micropython", "chip")
-DEFAULT_HEAP = {"micropython": "256K", "chip": "192K"}
-# RP2040 time per unit of VM time: CircuitPython 9 on an RP2040 against the MicroPython unix VM on
-# this PC (docs/chip-runtime.md says how it was measured); the chip VM runs within ~10 % of it
+RUNTIMES = ("cpython", "micropython", "chip", "thumb")
+# the runtimes of MicroPython's core set up as a CircuitPython board (their os.getenv reads settings
+# as settings.toml has them); "thumb" also counts the chip's cycles
+CHIP_RUNTIMES = ("chip", "thumb")
+DEFAULT_HEAP = {"micropython": "256K", "chip": "192K", "thumb": "192K"}
+# RP2040 time per unit of chipvm's CPU time, for chip time on the "chip" runtime: an ASSUMED ratio,
+# measured on no board (docs/chip-runtime.md, "The x230 factor"). The "thumb" runtime needs none:
+# its CPU time is the emulated chip's (1 x).
 CHIP_FACTOR = 230
 MESSAGE = b"\x1e"  # starts a line of the child's own, as opposed to the firmware's console
 
@@ -58,13 +62,23 @@ def chip_vm() -> str:
         raise SimError("the chip runtime cannot be built here: %s" % e) from None
 
 
+def thumb_vm() -> str:
+    """thumbvm's program, built on first use (pegboard.sim.thumbvm)."""
+    from pegboard.sim import thumbvm
+
+    try:
+        return str(thumbvm.build().path)
+    except thumbvm.Unavailable as e:
+        raise SimError("the thumb runtime cannot be built here: %s" % e) from None
+
+
 def command(runtime: str, heap: str, vm: str | None, firmware: Path, lib: str) -> list[str]:
     """The command line that runs device/child.py (boot.py, then code.py) on `runtime`."""
     child_py = str(DEVICE_DIR / "child.py")
     args = [str(DEVICE_DIR), str(firmware), lib]
     if runtime == "cpython":
         return [sys.executable, "-u", "-S", child_py, *args]
-    exe = vm if runtime == "chip" and vm else micropython_binary()
+    exe = vm if runtime in CHIP_RUNTIMES and vm else micropython_binary()
     return [exe, "-X", "heapsize=" + heap, child_py, *args]
 
 
@@ -77,11 +91,11 @@ def environment(runtime: str, settings: dict[str, str | int], board_id: str,
     values["PEGBOARD_SIM_BOARD"] = board_id
     values["PEGBOARD_SIM_SHIFT_WIRING"] = shift_wiring_spec(shift_wiring)
     if chip_time:
-        values["PEGBOARD_SIM_CHIP_FACTOR"] = CHIP_FACTOR
+        values["PEGBOARD_SIM_CHIP_FACTOR"] = 1 if runtime == "thumb" else CHIP_FACTOR
     for k, v in values.items():
         # the chip VM's os.getenv reads each value as settings.toml has it (a "string" or an
         # integer), as CircuitPython's does; the other runtimes get plain text
-        env[k] = json.dumps(v) if runtime == "chip" else str(v)
+        env[k] = json.dumps(v) if runtime in CHIP_RUNTIMES else str(v)
     return env
 
 

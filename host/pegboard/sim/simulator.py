@@ -44,6 +44,9 @@ def _board_id_of(folder: Path) -> str | None:
     return None
 
 
+PC_BACKSTOP = 4  # x the watchdog's timeout: thumbvm's emulated watchdog fires first
+
+
 class Simulator:
     """A simulated board. Use as a context manager; `data_path` is the serial port to open,
     `control_path` the virtual hand, `control(cmd, **args)` a shortcut to it."""
@@ -52,10 +55,12 @@ class Simulator:
                  runtime: str = "cpython", heap: str | None = None, link: str | None = None,
                  board: str | None = None, console: bool = False, chip_time: bool | None = None,
                  shift_wiring: list[tuple[int, str]] | None = None) -> None:
-        """`runtime`: "cpython", "micropython" (the unix VM) or "chip" (chipvm: MicroPython's core
-        set up as a CircuitPython board is; see pegboard.sim.chipvm). `chip_time` (default: on for
-        the chip runtime) holds each loop pass to the RP2040's watchdog at CHIP_FACTOR x its CPU
-        time, so a pass too long for the chip resets the simulated board."""
+        """`runtime`: "cpython", "micropython" (the unix VM), "chip" (chipvm: MicroPython's core
+        set up as a CircuitPython board is; see pegboard.sim.chipvm) or "thumb" (the same core built
+        for a Cortex-M0+ and run in an emulator that counts its cycles; pegboard.sim.thumbvm).
+        `chip_time` (default: on for those two) holds each loop pass to the RP2040's watchdog in chip
+        time (thumb: the emulated cycles at 125 MHz; chip: CHIP_FACTOR x its CPU time, an assumed
+        ratio), so a pass too long for the chip resets the simulated board."""
         if runtime not in RUNTIMES:
             raise SimError("runtime must be one of: " + ", ".join(RUNTIMES))
         self.firmware = Path(firmware).resolve()
@@ -68,10 +73,12 @@ class Simulator:
         self.settings = read_settings(self.settings_path) if self.settings_path.exists() else {}
         self.runtime = runtime
         self.heap = heap or DEFAULT_HEAP.get(runtime, "256K")
-        self.chip_time = runtime == "chip" if chip_time is None else chip_time
-        if self.chip_time and runtime != "chip":
-            raise SimError("chip time needs the chip runtime (its CPU clock)")
-        self.chip_vm = firmware_child.chip_vm() if runtime == "chip" else None
+        chip = runtime in firmware_child.CHIP_RUNTIMES
+        self.chip_time = chip if chip_time is None else chip_time
+        if self.chip_time and not chip:
+            raise SimError("chip time needs the chip or thumb runtime (their CPU clock)")
+        self.chip_vm = (firmware_child.chip_vm() if runtime == "chip" else
+                        firmware_child.thumb_vm() if runtime == "thumb" else None)
         self.longest_pass_ms = 0       # chip time: the longest loop pass, as an RP2040 would take it
         self.flash_ms = 0              # chip time: all NVM writes so far (page programs, erases)
         self.chip_watchdog_resets = 0  # chip time: passes the RP2040's watchdog would not survive
@@ -217,7 +224,10 @@ class Simulator:
             data = bytes.fromhex(msg["d"])
             self.nvm[msg["o"]:msg["o"] + len(data)] = data
         elif t == "wd":
-            self.watchdog.set(msg["timeout_ms"] if msg.get("mode") == "RESET" else 0)
+            ms = msg["timeout_ms"] if msg.get("mode") == "RESET" else 0
+            # thumb with chip time: the emulator keeps the watchdog in chip time; the PC's clock
+            # is only a backstop (a guest stuck in a host call), far enough out not to race it
+            self.watchdog.set(ms * (PC_BACKSTOP if self.runtime == "thumb" and self.chip_time else 1))
         elif t == "feed":
             self.watchdog.feed()
         elif t == "pass":

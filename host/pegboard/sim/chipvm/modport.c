@@ -171,15 +171,24 @@ static uint64_t clock_us(clockid_t clock) {
 }
 
 // ---- time, as CircuitPython's: monotonic (a float, 30-bit on the chip), monotonic_ns, sleep ----
-// (no ticks_ms: on the chip that is supervisor.ticks_ms)
+// (no ticks_ms: on the chip that is supervisor.ticks_ms). Their clock is the chip's: on thumbvm
+// the emulated one (cycles executed at 125 MHz plus the time spent waiting), here the PC's.
+#if defined(__thumb__)
+#include "hostcalls.h"           // ../thumbvm: the emulator's calls
+uint64_t thumbvm_chip_ns(void);  // ../thumbvm/hostcalls.c
+uint32_t thumbvm_cycles(void);
+#define chip_us() (thumbvm_chip_ns() / 1000)
+#else
+#define chip_us() clock_us(CLOCK_MONOTONIC)
+#endif
 
 STATIC mp_obj_t time_monotonic(void) {
-    return mp_obj_new_float((mp_float_t)(clock_us(CLOCK_MONOTONIC) / 1000) / 1000);
+    return mp_obj_new_float((mp_float_t)(chip_us() / 1000) / 1000);
 }
 STATIC MP_DEFINE_CONST_FUN_OBJ_0(time_monotonic_obj, time_monotonic);
 
 STATIC mp_obj_t time_monotonic_ns(void) {
-    return mp_obj_new_int_from_ull(clock_us(CLOCK_MONOTONIC) * 1000);
+    return mp_obj_new_int_from_ull(chip_us() * 1000);
 }
 STATIC MP_DEFINE_CONST_FUN_OBJ_0(time_monotonic_ns_obj, time_monotonic_ns);
 
@@ -381,6 +390,29 @@ STATIC mp_obj_t vmhost_cpu_us(void) {
 }
 STATIC MP_DEFINE_CONST_FUN_OBJ_0(vmhost_cpu_us_obj, vmhost_cpu_us);
 
+#if defined(__thumb__)
+// cycles(): the cycles the emulated chip has executed (wrapping at 2**29, as cpu_us): what a
+// loop pass costs on a Cortex-M0+ under thumbvm's cycle model (docs/chip-runtime.md)
+STATIC mp_obj_t vmhost_cycles(void) {
+    return MP_OBJ_NEW_SMALL_INT((mp_int_t)(thumbvm_cycles() & TICKS_MASK));
+}
+STATIC MP_DEFINE_CONST_FUN_OBJ_0(vmhost_cycles_obj, vmhost_cycles);
+
+// watchdog(timeout_ms), feed(): the chip's watchdog, kept by the emulator in emulated time (it
+// fires mid-pass, as the RP2040's does); timeout 0 stops it
+STATIC mp_obj_t vmhost_watchdog(mp_obj_t ms) {
+    hostcall(H_WATCHDOG, mp_obj_get_int(ms), 0, 0);
+    return mp_const_none;
+}
+STATIC MP_DEFINE_CONST_FUN_OBJ_1(vmhost_watchdog_obj, vmhost_watchdog);
+
+STATIC mp_obj_t vmhost_feed(void) {
+    hostcall(H_FEED, 0, 0, 0);
+    return mp_const_none;
+}
+STATIC MP_DEFINE_CONST_FUN_OBJ_0(vmhost_feed_obj, vmhost_feed);
+#endif
+
 // readable(fd[, wait_ms]): is there something to read (or the end of the input), now or within
 // wait_ms (a quiet simulated board waits for the simulator instead of spinning a PC core)?
 STATIC mp_obj_t vmhost_readable(size_t n_args, const mp_obj_t *args) {
@@ -411,6 +443,11 @@ STATIC const mp_rom_map_elem_t vmhost_globals_table[] = {
     { MP_ROM_QSTR(MP_QSTR___name__), MP_ROM_QSTR(MP_QSTR__vmhost) },
     { MP_ROM_QSTR(MP_QSTR_ticks_ms), MP_ROM_PTR(&vmhost_ticks_ms_obj) },
     { MP_ROM_QSTR(MP_QSTR_cpu_us), MP_ROM_PTR(&vmhost_cpu_us_obj) },
+    #if defined(__thumb__)
+    { MP_ROM_QSTR(MP_QSTR_cycles), MP_ROM_PTR(&vmhost_cycles_obj) },
+    { MP_ROM_QSTR(MP_QSTR_watchdog), MP_ROM_PTR(&vmhost_watchdog_obj) },
+    { MP_ROM_QSTR(MP_QSTR_feed), MP_ROM_PTR(&vmhost_feed_obj) },
+    #endif
     { MP_ROM_QSTR(MP_QSTR_readable), MP_ROM_PTR(&vmhost_readable_obj) },
     { MP_ROM_QSTR(MP_QSTR_read), MP_ROM_PTR(&vmhost_read_obj) },
 };

@@ -81,7 +81,11 @@
 #define MICROPY_QSTR_BYTES_IN_HASH          (1)  // full build
 #define MICROPY_STACK_CHECK                 (1)
 #define MICROPY_STREAMS_NON_BLOCK           (1)
+#if defined(__thumb__)
+#define MICROPY_USE_INTERNAL_PRINTF         (1)  // as CircuitPython (thumbvm has no libc printf either)
+#else
 #define MICROPY_USE_INTERNAL_PRINTF         (0)  // CircuitPython: 1 (no libc printf on the chip)
+#endif
 // CircuitPython replaces MicroPython's math and struct with its own (shared-bindings/math,
 // shared-bindings/struct, both on for RP2040): this core's modules stand in for them
 #define MICROPY_PY_MATH                     (1)
@@ -115,18 +119,29 @@
 //   MICROPY_PY_DELATTR_SETATTR = 0      no __setattr__ / __delattr__ on user classes
 //   MICROPY_PY_BUILTINS_EXECFILE = 0
 
-// ---- this port (a script runner on a PC) ----
+// ---- this port (a script runner on a PC, or in thumbvm's emulated Cortex-M0+) ----
+#if defined(__thumb__)
+// zig's clang for a freestanding target takes its own limits.h, which has no SSIZE_MAX
+#define MP_SSIZE_MAX                        (0x7fffffff)
+#else
 // the core's x86 assembler NLR loses the VM's stack when a C function raises in this set-up;
-// setjmp/longjmp does the same job portably (the chip uses its own Thumb NLR)
+// setjmp/longjmp does the same job portably (thumbvm, as the chip, uses the core's Thumb NLR)
 #define MICROPY_NLR_SETJMP                  (1)
+#endif
 #define MICROPY_READER_POSIX                (1)
 #define MICROPY_HELPER_LEXER_UNIX           (1)
 // CircuitPython: 96 (paths on the chip are short, "/lib/..."); the simulator's folders are not
 #define MICROPY_ALLOC_PATH_MAX              (256)
 #define MICROPY_PY_SYS_EXIT                 (1)
+#if defined(__thumb__)
+#define MICROPY_PY_SYS_PLATFORM             "thumbvm"
+#define MICROPY_HW_BOARD_NAME               "thumbvm"
+#define MICROPY_HW_MCU_NAME                 "emulated Cortex-M0+ (CircuitPython-like core)"
+#else
 #define MICROPY_PY_SYS_PLATFORM             "chipvm"
 #define MICROPY_HW_BOARD_NAME               "chipvm"
 #define MICROPY_HW_MCU_NAME                 "PC (CircuitPython-like core)"
+#endif
 
 typedef intptr_t mp_int_t;
 typedef uintptr_t mp_uint_t;

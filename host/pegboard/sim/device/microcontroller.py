@@ -1,9 +1,11 @@
 # Fake `microcontroller`: nvm that the simulator keeps across power cycles, a watchdog whose
 # timer runs in the simulator (so a hung firmware really gets reset), and reset().
-# Chip time (the chip VM with PEGBOARD_SIM_CHIP_FACTOR set): the CPU time between two feeds, times
-# the VM -> RP2040 factor, plus the flash time of its NVM writes, is what that loop pass would
-# take on the chip; a pass the real watchdog
-# would not survive resets the board here too, and the longest pass so far is reported.
+# Chip time (PEGBOARD_SIM_CHIP_FACTOR set, on the chip and thumb runtimes): the CPU time between
+# two feeds, plus the flash time of its NVM writes, is what that loop pass would take on the chip.
+# On thumb the CPU time is the emulated chip's (factor 1), and the emulator also keeps the
+# watchdog itself, in emulated time (it fires mid-pass, as the RP2040's does); on chip it is the
+# VM's CPU time times an assumed factor (firmware_child.CHIP_FACTOR), checked at each feed. A pass
+# the real watchdog would not survive resets the board here too, and the longest pass is reported.
 import os
 import _sim
 
@@ -11,6 +13,10 @@ try:
     from _vmhost import cpu_us as _cpu_us
 except ImportError:
     _cpu_us = None  # type: ignore[assignment]  # not the chip VM: no chip time
+try:
+    from _vmhost import watchdog as _emulated_watchdog, feed as _emulated_feed  # thumbvm
+except ImportError:
+    _emulated_watchdog = _emulated_feed = None  # type: ignore[assignment]
 
 # the chip VM's getenv gives settings.toml's integer as an int, the others give text: int() takes both
 _FACTOR = int(os.getenv("PEGBOARD_SIM_CHIP_FACTOR") or 0) if _cpu_us is not None else 0
@@ -88,6 +94,8 @@ class _WatchDog:
             _sim.send({"t": "wd", "timeout_ms": int(self._timeout * 1000), "mode": str(self._mode)})
             if _FACTOR:
                 self._cpu_at = _cpu_us()
+                if _emulated_watchdog is not None:
+                    _emulated_watchdog(int(self._timeout * 1000))
 
     def _chip_time(self):
         now = _cpu_us()
@@ -106,6 +114,8 @@ class _WatchDog:
 
     def feed(self):
         if _FACTOR:
+            if _emulated_feed is not None:
+                _emulated_feed()
             self._chip_time()
         # tell the simulator at most every 100 ms: enough to prove the loop is alive
         now = _sim.now_ms()
@@ -115,6 +125,8 @@ class _WatchDog:
 
     def deinit(self):
         self._mode = None
+        if _FACTOR and _emulated_watchdog is not None:
+            _emulated_watchdog(0)
         _sim.send({"t": "wd", "timeout_ms": 0, "mode": None})
 
 

@@ -1,0 +1,2 @@
+from pegboard.sim.thumbvm import main
+main()
