@@ -272,14 +272,17 @@ def test_chip_time_resets_a_pass_the_rp2040_watchdog_would_not_survive(tmp_path,
         assert st["longest_pass_ms"] >= stall_ms * 230 * 0.9
 
 
-@pytest.mark.parametrize("sim", RUNTIMES, indirect=True)  # every runtime's own json module
+# every runtime's own json module (thumb's is chip's, at the chip's speed: a soak run)
+@pytest.mark.parametrize("sim", [pytest.param(r, marks=pytest.mark.soak) if r == "thumb" else r for r in RUNTIMES],
+                         indirect=True)
 def test_malformed_json_is_refused_on_every_runtime(sim):
     # CircuitPython's own json.loads takes '{"a" 1}' and '{"a":}' (it skips commas and colons), and
     # the chip VM's is as lenient: the firmware's shape check is what refuses them
     lines = [b'{"id":1 "cmd":"state"}', b'{"id":2,"cmd" "state"}', b'{"id":3,"cmd":"state",}',
              b'{"id":4,"cmd":"solve","finish":}', b'{"id":5,"cmd":"solve","finish" 13}',
              b'{"id": "a\\"b", "cmd": "state", "x": [1, {"y": [true, null, -1.5e2]}]}']
-    with serial.Serial(sim.data_path, timeout=3) as port:
+    # thumb starts up at the chip's speed (~2 s of chip time from .py source)
+    with serial.Serial(sim.data_path, timeout=15 if sim.runtime == "thumb" else 3) as port:
         port.write(b"".join(line + b"\n" for line in lines))
         got = []
         while len(got) < len(lines):

@@ -115,7 +115,7 @@ def _compiler(want: int) -> str:
                       "here to build it: " + INSTALL)
 
 
-def _fetch_source(dest: Path) -> None:
+def fetch_source(dest: Path) -> None:
     stamp = dest / ".sha256"  # which package the extracted source came from: only a whole copy
     if stamp.exists() and stamp.read_text().strip() == SHA256:
         return
@@ -200,7 +200,7 @@ def build(bits: int | None = None) -> Built:
         fcntl.flock(lock, fcntl.LOCK_EX)  # one build at a time: tests and the bench may race
         if out.exists():
             return Built(out, want, note)
-        _fetch_source(root / "src" / "micropython")
+        fetch_source(root / "src" / "micropython")
         env = dict(os.environ)
         # the Makefile's ZIG is the command that runs zig; given empty, one in the environment
         # cannot turn gcc's build into zig's

@@ -100,7 +100,7 @@ def build() -> Built:
             return Built(out)
         src = chipvm.cache_dir() / "src" / "micropython"
         try:
-            chipvm._fetch_source(src)
+            chipvm.fetch_source(src)
         except chipvm.Unavailable as e:
             raise Unavailable(str(e)) from None
         env = dict(os.environ, ZIG_GLOBAL_CACHE_DIR=str(root / "zig-cache"),
