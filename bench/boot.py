@@ -1,28 +1,35 @@
 """Boot figures: from code.py's first line to the first light (the start-up pattern on the pixels)
-and to the game being ready, run in the MicroPython unix VM from a drive as `pegboard deploy`
-writes it, with the RP2040 estimate at 230x the VM's time (bench/util.py). From .py source always;
-from .mpy when a CircuitPython mpy-cross is at hand ($PEGBOARD_MPY_CROSS or `mpy-cross` on PATH).
+and to the game being ready, from a drive as `pegboard deploy` writes it. The RP2040 figures are
+thumbvm's emulated Cortex-M0+ cycles at 125 MHz (the cycle model in host/pegboard/sim/thumbvm/host.c;
+bench/util.py): one run, the count being the same on every run (the VM's files at fixed paths, the
+simulator's fakes keeping the emulated chip's time, bench/mp/boot_bench.py). The unix MicroPython
+VM's times (µs of this PC, the least disturbed of a few runs) stand beside them as host figures,
+converted to nothing. From .py source always; from .mpy when a CircuitPython mpy-cross is at hand
+($PEGBOARD_MPY_CROSS or `mpy-cross` on PATH). Nothing here was measured on a board.
 
-The VM is MicroPython's, which takes only files that begin with "M": for the .mpy figures the
-CircuitPython-compiled files get that one header byte changed (the bytecode format behind it is the
-same version, v6, and the run checks the firmware reaches "ready" from them). The drive given to the
-VM holds only these figures' copies; the deployed drive's files are untouched."""
+From .mpy the unix VM alone runs (thumbvm, chipvm's port, loads no .mpy files): host figures only.
+It is MicroPython's, which takes only files that begin with "M": the CircuitPython-compiled files
+get that one header byte changed (the bytecode format behind it is the same version, v6, and the
+run checks the firmware reaches "ready" from them). The drive given to the VMs holds only these
+figures' copies, at the same path every run (bench/util.py: WORK); the deployed drive's files are
+untouched."""
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
-import tempfile
 from pathlib import Path
 from typing import Any
 
 from bench.core import micropython_vm
-from bench.util import RP2040_FACTOR, figure
+from bench.util import WORK, bench_lib, rp2040, stable_file, unavailable
+from pegboard.sim import thumbvm
 
 ROOT = Path(__file__).resolve().parent.parent
-RUNS = 5
-FIRST_LIGHT_BUDGET_MS = 300  # the board is never dark for long: est. RP2040
+RUNS = 5  # unix VM processes (host figures): a whole process can land on a slow spell of the machine
+FIRST_LIGHT_BUDGET_MS = 300  # the board is never dark for long: RP2040 (thumbvm's cycles)
 
 
 def _drive(where: Path, mpy_cross: str | None) -> Path:
@@ -45,37 +52,52 @@ def _drive(where: Path, mpy_cross: str | None) -> Path:
     return d
 
 
-def _env(drive: Path) -> dict[str, str]:
+def _env(drive: Path, chip: bool) -> dict[str, str]:
     from pegboard.sim.settings import read_settings
 
     env = {k: v for k, v in os.environ.items() if not k.startswith("PEGBOARD_")}
-    env.update({k: str(v) for k, v in read_settings(drive / "settings.toml").items()})
-    env["PEGBOARD_SIM_BOARD"] = "raspberry_pi_pico"
+    values: dict[str, str | int] = dict(read_settings(drive / "settings.toml"))
+    values["PEGBOARD_SIM_BOARD"] = "raspberry_pi_pico"
+    for k, v in values.items():  # the chip VMs' os.getenv reads values as settings.toml has them
+        env[k] = json.dumps(v) if chip else str(v)
     return env
 
 
-def _best_run(drive: Path, lib: str) -> dict[str, int]:
-    fakes = ROOT / "host" / "pegboard" / "sim" / "device"
-    best: dict[str, int] = {}
-    for _ in range(RUNS):  # the least disturbed process: this machine has slow spells
-        r, w = os.pipe()  # stdin kept open and empty: no pins or host bytes arrive
-        try:
-            p = subprocess.run([micropython_vm(), "-X", "heapsize=256K", str(ROOT / "bench/mp/boot_bench.py"),
-                                str(fakes), str(drive), lib], stdin=r, capture_output=True, text=True,
-                               timeout=120, env=_env(drive), cwd=str(drive))
-        finally:
-            os.close(r)
-            os.close(w)
-        got = {}
-        for line in p.stdout.splitlines():
-            parts = line.split()
-            if len(parts) == 2 and parts[0].endswith("_us"):
-                got[parts[0]] = int(parts[1])
-        if p.returncode != 0 or "ready_us" not in got or got.get("first_light_us", -1) < 0:
-            raise RuntimeError("boot bench failed: " + p.stdout[-400:] + p.stderr[-400:])
-        if not best or got["ready_us"] < best["ready_us"]:
-            best = got
-    return best
+def _stable_copies() -> tuple[str, str]:
+    """(the script, the simulator's device fakes' folder), copied into WORK: the same paths on
+    every run and checkout (bench/util.py: WORK says why)."""
+    fakes = WORK / "fakes"
+    for f in sorted((ROOT / "host" / "pegboard" / "sim" / "device").glob("*.py")):
+        stable_file(fakes / f.name, f.read_bytes())
+    script = stable_file(WORK / "boot_bench.py", (ROOT / "bench" / "mp" / "boot_bench.py").read_bytes())
+    return str(script), str(fakes)
+
+
+def _run(vm: str, drive: Path, lib: str, chip: bool) -> dict[str, int]:
+    """One start-up in `vm`: bench/mp/boot_bench.py's figures (ticks, and ticks_per_us)."""
+    script, fakes = _stable_copies()
+    r, w = os.pipe()  # stdin kept open and empty: no pins or host bytes arrive
+    try:
+        p = subprocess.run([vm, "-X", "heapsize=%dK" % (192 if chip else 256), script,
+                            fakes, str(drive), lib], stdin=r, capture_output=True, text=True,
+                           timeout=600, env=_env(drive, chip), cwd=str(drive))
+    finally:
+        os.close(r)
+        os.close(w)
+    got = {}
+    for line in p.stdout.splitlines():
+        parts = line.split()
+        if len(parts) == 2 and parts[0] in ("ticks_per_us", "first_light_ticks", "ready_ticks"):
+            got[parts[0]] = int(parts[1])
+    if p.returncode != 0 or "ready_ticks" not in got or got.get("first_light_ticks", -1) < 0:
+        raise RuntimeError("boot bench failed on %s: %s%s" % (vm, p.stdout[-400:], p.stderr[-400:]))
+    return got
+
+
+def _best_unix_run(drive: Path, lib: str) -> dict[str, int]:
+    """The least disturbed of RUNS unix VM processes (this machine has slow spells)."""
+    runs = [_run(micropython_vm(), drive, lib, chip=False) for _ in range(RUNS)]
+    return min(runs, key=lambda got: got["ready_ticks"])
 
 
 def circuitpython_mpy_cross() -> tuple[str | None, str]:
@@ -94,32 +116,57 @@ def circuitpython_mpy_cross() -> tuple[str | None, str]:
     return exe, ""
 
 
-def _figures(kind: str, got: dict[str, int], extra: dict[str, Any]) -> dict[str, Any]:
-    light = got["first_light_us"] / 1000 * RP2040_FACTOR
-    ready = got["ready_us"] / 1000 * RP2040_FACTOR
+HOST_UNIT = "µs (PC, unix MicroPython VM)"
+
+
+def _figures(kind: str, drive: Path, lib: str, extra: dict[str, Any]) -> dict[str, Any]:
+    host = _best_unix_run(drive, lib)  # the unix VM's ticks are µs
+    first, ready = "first_light_ms_est_" + kind, "ready_ms_est_" + kind
+    if kind == "mpy":
+        # thumbvm is chipvm's port, which loads no .mpy files (MICROPY_PERSISTENT_CODE_LOAD 0): from
+        # .mpy there are host figures only, and no RP2040 figure to hold to a budget
+        return {
+            first + "_host": {"value": host["first_light_ticks"], "unit": HOST_UNIT, "budget": None, "ok": True,
+                              **extra},
+            ready + "_host": {"value": host["ready_ticks"], "unit": HOST_UNIT, "budget": None, "ok": True, **extra},
+            "mpy": {"value": None, "unit": "", "budget": None, "ok": True,
+                    "skipped": "no RP2040 figures from .mpy: thumbvm, chipvm's port, loads no .mpy files"},
+        }
+    try:
+        chip = _run(str(thumbvm.build().path), drive, lib, chip=True)
+    except thumbvm.Unavailable as e:
+        return {first: unavailable(str(e), FIRST_LIGHT_BUDGET_MS), ready: unavailable(str(e))}
+    if chip["ticks_per_us"] != thumbvm.CHIP_HZ // 1_000_000:
+        raise RuntimeError("boot bench: thumbvm's clock is not its cycles: %r" % chip)
     return {
-        "first_light_ms_est_" + kind: figure(light, "ms", FIRST_LIGHT_BUDGET_MS, vm_ms=got["first_light_us"] / 1000,
-                                             **extra),
-        "ready_ms_est_" + kind: figure(ready, "ms", None, vm_ms=got["ready_us"] / 1000, **extra),
+        first: rp2040(chip["first_light_ticks"], FIRST_LIGHT_BUDGET_MS, host_unix_vm_us=host["first_light_ticks"],
+                      **extra),
+        ready: rp2040(chip["ready_ticks"], None, host_unix_vm_us=host["ready_ticks"], **extra),
     }
 
 
-def run() -> dict[str, Any]:
-    from pegboard.sim.firmware_child import lib_dir as _lib_dir
+def _fresh(kind: str) -> Path:
+    """An empty folder for a drive, at the same path every run (WORK)."""
+    d = WORK / "boot" / kind
+    shutil.rmtree(d, ignore_errors=True)
+    d.mkdir(parents=True)
+    return d
 
-    lib = _lib_dir()  # what CircuitPython has built in (adafruit_pixelbuf)
+
+def run() -> dict[str, Any]:
+    import fcntl
+
+    lib = bench_lib()  # what CircuitPython has built in (adafruit_pixelbuf), and neopixel
     out: dict[str, Any] = {}
-    try:
-        with tempfile.TemporaryDirectory(prefix="pegboard-boot-") as t:
-            out.update(_figures("py", _best_run(_drive(Path(t), None), lib),
-                                {"note": "from .py source: every module compiled on the chip"}))
+    WORK.mkdir(parents=True, exist_ok=True)
+    with open(WORK / "boot.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # the drives' folders are one per machine: one boot bench at a time
+        out.update(_figures("py", _drive(_fresh("py"), None), lib,
+                            {"note": "from .py source: every module compiled on the chip"}))
         exe, why = circuitpython_mpy_cross()
         if exe is None:
             out["mpy"] = {"value": None, "unit": "", "budget": None, "ok": True, "skipped": why}
         else:
-            with tempfile.TemporaryDirectory(prefix="pegboard-boot-") as t:
-                out.update(_figures("mpy", _best_run(_drive(Path(t), exe), lib),
-                                    {"note": "from .mpy made by CircuitPython's mpy-cross (%s)" % exe}))
-    finally:
-        shutil.rmtree(lib, ignore_errors=True)
+            out.update(_figures("mpy", _drive(_fresh("mpy"), exe), lib,
+                                {"note": "from .mpy made by CircuitPython's mpy-cross (%s)" % exe}))
     return out

@@ -1,28 +1,36 @@
-"""Firmware figures measured in the MicroPython VMs (fake hardware objects, the real App): timings on
-the unix VM with the RP2040 estimate at 230x (bench/util.py says where the factor comes from); heap
-and the longest loop pass on chipvm, MicroPython's core set up as a CircuitPython board
-(pegboard.sim.chipvm; 32-bit where gcc -m32 works)."""
+"""Firmware figures from the MicroPython VMs running the real App over fake hardware objects
+(bench/mp/firmware_bench.py's scenario). Nothing here was measured on a board.
+
+- RP2040 timings: thumbvm's emulated Cortex-M0+ cycles at 125 MHz (pegboard.sim.thumbvm; each
+  executed instruction charged its cycles by the model in host/pegboard/sim/thumbvm/host.c, whose
+  gaps docs/chip-runtime.md lists). The scenario runs there twice: the counts do not depend on the
+  PC or its load, so the two runs must agree to the cycle (each figure says `identical_runs`; a
+  difference fails the bench). Sampled figures give the median and the worst single sample. The
+  passes that wrote the flash add the W25Q16JV data sheet's flash times to the emulated CPU time.
+- Host figures beside them (`host_unix_vm_us`): the 64-bit unix VM's µs on this PC, the least
+  disturbed of a few runs; they move with the machine and are converted to nothing.
+- Heap: chipvm (MicroPython's core set up as a CircuitPython board, pegboard.sim.chipvm; 32-bit, the
+  chip's word and GC block sizes), which runs at the PC's speed, so the smallest heap the scenario
+  completes in can be searched for; thumbvm's and the 64-bit unix VM's figures beside them."""
 
 from __future__ import annotations
 
 import json
 import os
-import shutil
 import sys
 import subprocess
-import tempfile
 from pathlib import Path
 from typing import Any
 
-from pegboard.sim import chipvm
-from bench.util import RP2040_FACTOR, figure
+from pegboard.sim import chipvm, thumbvm
+from bench.util import THUMBVM, WORK, bench_lib, figure, ms, rp2040, stable_file, unavailable
 from bench.core import micropython_vm
-from pegboard.sim.firmware_child import lib_dir as _lib_dir
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
-RUNS = 5  # VM processes: a whole process can land on a slow spell of the machine
+RUNS = 5  # unix VM processes (host figures): a whole process can land on a slow spell of the machine
+THUMB_RUNS = 2  # the same cycles twice, or the bench fails
 # the settings the scenario's board starts from (a Pico wired as hardware/boards/pico-gpio.toml)
 SETTINGS = {"PEGBOARD_SENSOR_PINS": ",".join("GP%d" % i for i in range(15)), "PEGBOARD_PIXEL_PIN": "GP16",
             "PEGBOARD_BUTTON_PIN": "GP15"}
@@ -39,16 +47,21 @@ class ScenarioFailed(RuntimeError):
         self.status = status
 
 
-def flash_pass(cpu_us: int, writes: int, typ_ms: float, max_ms: float, budget: int, vm: str,
-               note: str) -> dict[str, Any]:
-    """A loop pass that wrote the flash: its CPU time x 230 plus `writes` flash operations at the
-    data sheet's worst time each (typical beside it)."""
-    cpu_ms = round(cpu_us * RP2040_FACTOR / 1000, 2)
-    return figure(cpu_ms + writes * max_ms, "ms (RP2040 estimate)", budget, vm=vm, measured_us=cpu_us,
-                  flash_operations=writes, typical_ms=round(cpu_ms + writes * typ_ms, 2), note=note)
+FLASH_UNIT = "ms (RP2040: emulated Cortex-M0+ cycles at 125 MHz, plus data-sheet flash times)"
 
 
-_made: list[Path] = []
+def flash_pass(cycles: int, writes: int, typ_ms: float, max_ms: float, budget: int, note: str,
+               **extra: Any) -> dict[str, Any]:
+    """A loop pass that wrote the flash: its emulated CPU time (thumbvm's cycles at 125 MHz) plus
+    `writes` flash operations at the W25Q16JV data sheet's worst time each (typical beside it),
+    during which the chip runs no code."""
+    cpu_ms = ms(cycles)
+    return figure(round(cpu_ms + writes * max_ms, 3), FLASH_UNIT, budget, cycles=cycles, cpu_ms=cpu_ms,
+                  flash_operations=writes, flash_ms=round(writes * max_ms, 3),
+                  typical_ms=round(cpu_ms + writes * typ_ms, 3), vm=THUMBVM, note=note, **extra)
+
+
+_made: list[str] = []
 
 
 # Winbond W25Q16JV data sheet (the Pico's flash), AC electrical characteristics: page program
@@ -63,9 +76,7 @@ FLASH_SECTOR_REWRITE_MAX_MS = 400 + 16 * FLASH_PAGE_PROGRAM_MAX_MS
 def nvm_image() -> str:
     """A file with an NVM record whose log is nearly full (the totals of ~230 games): the scenario
     starts from it, so the board rewrites the record in a quiet pass, as it does every ~250 games."""
-    path = Path(tempfile.gettempdir()) / ("pegboard-bench-nvm-%d.bin" % os.getpid())
     if not _made:
-        _made.append(path)
         sys.path.insert(0, str(ROOT / "firmware"))
         sys.path.insert(0, str(ROOT / "tests"))
         from fakehw import FlashNvm
@@ -83,22 +94,26 @@ def nvm_image() -> str:
                 store.move(j)
                 mask ^= board.flip[j]
             store.game_over(12)
-        path.write_bytes(bytes(nvm.data))
-    return str(path)
+        # at the same path every run (bench/util.py: WORK says why)
+        _made.append(str(stable_file(WORK / "nvm-nearly-full.bin", bytes(nvm.data))))
+    return _made[0]
 
 
 def run_scenario(lib: str, mode: str, vm: str | None = None, heap_kb: int | None = None) -> dict[str, int]:
     """The scenario of bench/mp/firmware_bench.py in a MicroPython VM (default: the unix VM):
-    its figures, or ScenarioFailed."""
-    # the chip VM gets an RP2040's heap; the 64-bit unix VM (timings only) room for its bigger objects
+    its figures as it prints them (times in ticks: `ticks_per_us` of them a µs, 125 on thumbvm,
+    whose ticks are emulated cycles), or ScenarioFailed."""
+    # the chip VMs get an RP2040's heap; the 64-bit unix VM (timings only) room for its bigger objects
     # (its pointers and GC blocks are twice the chip's: 256 KB no longer held the start-up's peak
     # once positions set by hand were followed)
     heap_kb = heap_kb or (192 if vm else 320)
     env = {k: v for k, v in os.environ.items() if not k.startswith("PEGBOARD_")}
     for k, v in SETTINGS.items():  # the chip VM's os.getenv reads values as settings.toml has them
         env[k] = json.dumps(v) if vm else v
-    cmd = [vm or micropython_vm(), "-X", "heapsize=%dK" % heap_kb, str(ROOT / "bench/mp/firmware_bench.py"),
-           str(ROOT), lib, mode, nvm_image()]
+    # the repository's files by paths relative to the working folder (firmware/): the same on every
+    # checkout, so the emulated cycles are too (bench/util.py: WORK)
+    cmd = [vm or micropython_vm(), "-X", "heapsize=%dK" % heap_kb, "../bench/mp/firmware_bench.py", "..", lib, mode,
+           nvm_image()]
     p = subprocess.run(cmd, cwd=ROOT / "firmware", env=env, capture_output=True, text=True, timeout=300)
     if p.returncode != 0:
         raise ScenarioFailed(p.returncode, p.stdout + p.stderr)
@@ -140,37 +155,46 @@ def _smallest_heap(lib: str, vm: str) -> tuple[int, int]:
     return hi, best["free_at_base"]
 
 
+def _thumb_runs(lib: str) -> tuple[dict[str, int] | None, str]:
+    """(the scenario's figures on thumbvm, "") or (None, why thumbvm is unavailable). Runs it
+    THUMB_RUNS times and fails loudly unless every run gave the same figures, to the cycle."""
+    try:
+        exe = str(thumbvm.build().path)
+    except thumbvm.Unavailable as e:
+        return None, str(e)
+    runs = [run_scenario(lib, "devices", exe) for _ in range(THUMB_RUNS)]
+    differ = sorted(k for k in runs[0] if any(r.get(k) != runs[0][k] for r in runs[1:]))
+    if differ or any(set(r) != set(runs[0]) for r in runs):
+        raise RuntimeError("thumbvm gave different figures in %d runs of the same scenario (%s): %s"
+                           % (THUMB_RUNS, ", ".join(differ), runs))
+    if runs[0].get("ticks_per_us") != thumbvm.CHIP_HZ // 1_000_000:
+        raise RuntimeError("the scenario on thumbvm did not time in cycles: %r" % runs[0])
+    return runs[0], ""
+
+
 def run() -> dict[str, Any]:
-    lib = _lib_dir()  # the real neopixel library, as on the chip's /lib
+    lib = bench_lib()  # the real neopixel library, as on the chip's /lib
     heap32: dict[str, int] = {}
     chip_bits, chip_note = 0, ""
     smallest = None
     own32: dict[str, int] = {}
     why_not32 = None
+    runs = [run_scenario(lib, "devices") for _ in range(RUNS)]
+    own = run_scenario(lib, "plain")
     try:
-        runs = [run_scenario(lib, "devices") for _ in range(RUNS)]
-        own = run_scenario(lib, "plain")
-        try:
-            built = chipvm.build()
-            chip = str(built.path)
-            # heap figures do not vary; the longest pass and the solve answer are CPU times: like
-            # the unix VM's timings, the least disturbed of several processes
-            chip_runs = [run_scenario(lib, "devices", chip) for _ in range(3)]
-            heap32 = {k: (max(r[k] for r in chip_runs) if k.startswith("heap") else min(r[k] for r in chip_runs))
-                      for k in chip_runs[0]}
-            heap32["spread"] = max(r["longest_pass_us"] for r in chip_runs) - heap32["longest_pass_us"]
-            own32 = run_scenario(lib, "plain", chip)
-            smallest = _smallest_heap(lib, chip)
-            chip_bits, chip_note = built.bits, built.note
-        except chipvm.Unavailable as e:
-            why_not32 = str(e)
-    finally:
-        shutil.rmtree(lib, ignore_errors=True)
-    # times: each run's median, the least disturbed run's (this machine has spells of running at
-    # half speed, long enough to slow several runs in a row; like timeit, trust the fastest);
+        built = chipvm.build()
+        chip = str(built.path)
+        heap32 = run_scenario(lib, "devices", chip)  # heap figures do not vary from run to run
+        own32 = run_scenario(lib, "plain", chip)
+        smallest = _smallest_heap(lib, chip)
+        chip_bits, chip_note = built.bits, built.note
+    except chipvm.Unavailable as e:
+        why_not32 = str(e)
+    c, why_no_thumb = _thumb_runs(lib)
+    # host times: each run's median, the least disturbed run's (this machine has spells of running
+    # at half speed, long enough to slow several runs in a row; like timeit, trust the fastest);
     # heap: the largest seen (it does not vary)
     v = {k: (max(r[k] for r in runs) if k.startswith("heap") else min(r[k] for r in runs)) for k in runs[0]}
-    est = lambda us: round(us * RP2040_FACTOR / 1000, 2)  # noqa: E731
     vm = "micropython unix (64-bit)"
     # heap: from the 32-bit VM (the chip's word and GC block sizes); without it, the 64-bit figures
     # stand in, overstating the chip's, and the reason is reported
@@ -180,63 +204,19 @@ def run() -> dict[str, Any]:
                % (chip_bits, ", 16-byte GC blocks as the RP2040's" if chip_bits == 32 else ": " + chip_note))
     else:
         hvm = "%s: chipvm unavailable: %s" % (vm, why_not32)
-    out = {
-        "idle_loop_pass": figure(v["idle_us"] * RP2040_FACTOR / 1000, "ms (RP2040 estimate)", 5,
-                                 measured_us=v["idle_us"],
-                                 p99_rp2040_estimate_ms=est(v["idle_p99_us"]), vm=vm),
-        "sensor_event_to_lights": figure(v["sensor_us"] * RP2040_FACTOR / 1000, "ms (RP2040 estimate)", None,
-                                         measured_us=v["sensor_us"], vm=vm),
-        "button_to_hint_lights": figure(v["hint_us"] * RP2040_FACTOR / 1000, "ms (RP2040 estimate)", 5,
-                                        measured_us=v["hint_us"], vm=vm,
-                                        worst_rp2040_estimate_ms=est(v["hint_worst_us"]),
-                                        button_debounce_ms=[20, 40],
-                                        note="median of 25, from the pass that reads the debounced release "
-                                             "(the keypad event; the board's stats time it from the event's "
-                                             "timestamp); the debounce before it: 20-40 ms (2 scans of 20 ms, "
-                                             "for a button bouncing 5 ms at most: pegfw.hardware)"),
-        "button_to_hint_lights_hand_set": figure(
-            v["hint_set_us"] * RP2040_FACTOR / 1000, "ms (RP2040 estimate)", 5,
-            measured_us=v["hint_set_us"], worst_rp2040_estimate_ms=est(v["hint_set_worst_us"]), vm=vm,
-            note="median of 25 (the worst beside it): the hint button on 7 pegs set by hand after the "
-                 "board was emptied (free play): still a table lookup"),
-        "longest_pass_with_flash_write": flash_pass(
-            h["flash_write_pass_us"], h["flash_write_pass_programs"], FLASH_PAGE_PROGRAM_TYP_MS,
-            FLASH_PAGE_PROGRAM_MAX_MS, 100, hvm, "the longest pass that logged a game entry (passes compiling "
-            "code on demand aside, as for longest_loop_pass): CPU time x 230, plus each page program at the "
-            "W25Q16JV data sheet's worst tPP (3 ms; typical 0.4 ms), interrupts off meanwhile"),
-        "longest_pass_with_compaction": flash_pass(
-            h["compaction_pass_us"], h["compaction_pass_erases"], FLASH_SECTOR_REWRITE_TYP_MS,
-            FLASH_SECTOR_REWRITE_MAX_MS, 1000, hvm, "the pass that rewrote the record (erase + 16 page "
-            "programs: 448 ms at the data sheet's worst tSE and tPP, 51 ms typical), in a quiet pass only (no "
-            "peg moved for 2 s), far inside the 4 s watchdog; its code compiled on demand included"),
-        "boot_to_ready": figure(v["boot_ms"] * RP2040_FACTOR, "ms (RP2040 estimate)", None, measured_ms=v["boot_ms"],
-                                note="imports compiled from source; .mpy files would load faster"),
-        "code_load_on_demand_worst": figure(v["load_us"] * RP2040_FACTOR / 1000, "ms (RP2040 estimate)", None,
-                                            measured_us=v["load_us"], vm=vm,
-                                            note="the pause when a show or a rare request compiles its module"),
-        "longest_loop_pass": figure(h["longest_pass_us"] * RP2040_FACTOR / 1000, "ms (RP2040 estimate)", 100,
-                                    measured_us=h["longest_pass_us"], vm=hvm,
-                                    spread_us_over_3_runs=h.get("spread"),
-                                    note="the longest main-loop pass of the whole scenario (boot aside: "
-                                         "start-up feeds the watchdog between modules), solve with a "
-                                         "finish hole from every start to every hole included, passes "
-                                         "that compile code on demand aside (next figure); CPU time x 230"),
-        "longest_loop_pass_compiling": figure(
-            h["longest_compile_pass_us"] * RP2040_FACTOR / 1000, "ms (RP2040 estimate)", None,
-            measured_us=h["longest_compile_pass_us"], vm=hvm,
-            note="the longest pass that compiled a module on demand (a rare request's code, a show's) "
-                 "from source, as the chip does without .mpy files; well inside the 4 s watchdog"),
-        "solve_answer_worst": figure(h["solve_us"] * RP2040_FACTOR / 1000, "ms (RP2040 estimate)", 3000,
-                                     measured_us=h["solve_us"], vm=hvm,
-                                     note="request to answer, in loop-pass CPU time, over solve with "
-                                          "every finish hole from every start (compiling its code "
-                                          "included)"),
-        "heap_after_boot": figure(h["heap_boot"], "bytes", None, vm=hvm, unix_64bit_vm_bytes=v["heap_boot"]),
+    out = _timings(c, why_no_thumb, v)
+    # thumbvm's heap figures beside chipvm's (both 32-bit; a few hundred bytes apart)
+    boot32: dict[str, Any] = {"thumbvm_bytes": c["heap_boot"]} if c else {}
+    peak32: dict[str, Any] = {"thumbvm_bytes": c["heap_peak"]} if c else {}
+    out.update({
+        "heap_after_boot": figure(h["heap_boot"], "bytes", None, vm=hvm, unix_64bit_vm_bytes=v["heap_boot"],
+                                  **boot32),
         # budgets: 48 KB and 96 KB until the board followed positions set by hand (about 1.5 KB more
         # resident code; a foreign NVM record rewritten at start-up); 52 KB and 104 KB keep more
         # than 20 KB under the smallest free heap an RP2040 has for Python (~126 KB)
         "heap_peak_game_and_demo": figure(h["heap_peak"], "bytes", 52 * 1024, vm=hvm,
                                           unix_64bit_vm_bytes=v["heap_peak"],
+                                          **peak32,
                                           scenario="a game by the sensors, hints, a long-press demo, then "
                                                    "every kind of request from a laptop",
                                           note="live heap after gc, firmware compiled from source as "
@@ -244,12 +224,12 @@ def run() -> dict[str, Any]:
                                                "the Adafruit neopixel library; the fakes under them are "
                                                "not counted. The 64-bit unix VM's figure is beside it "
                                                "for reference: its 8-byte pointers and 32-byte GC "
-                                               "blocks are not the chip's"),
+                                               "blocks are not the chip's; thumbvm's (32-bit too) as well"),
         "heap_peak_firmware_alone": figure(h_own["heap_peak"], "bytes", None, vm=hvm,
                                            unix_64bit_vm_bytes=own["heap_peak"],
                                            note="the same without the device objects and the neopixel "
                                                 "library: pegfw, pegcore and the hint table"),
-    }
+    })
     if smallest is not None:
         out["heap_free_needed"] = figure(
             smallest[1], "bytes", 104 * 1024, vm=hvm, smallest_heap_kb=smallest[0],
@@ -257,4 +237,82 @@ def run() -> dict[str, Any]:
                  "before the firmware starts, in the smallest -X heapsize (4 KB steps) the scenario "
                  "completes in; unlike the sampled peak it includes compiling modules (app.py, a "
                  "rare request's), the search's memos and fragmentation (RP2040: ~126-179 KB free)")
+    return out
+
+
+# the RP2040 timing figures: name -> (the scenario's figure, its worst sample or None, budget in ms)
+TIMINGS = {
+    "idle_loop_pass": ("idle", "idle_worst", 5),
+    "sensor_event_to_lights": ("sensor", "sensor_worst", None),
+    "button_to_hint_lights": ("hint", "hint_worst", 5),
+    "button_to_hint_lights_hand_set": ("hint_set", "hint_set_worst", 5),
+    "boot_to_ready": ("boot", None, None),
+    "code_load_on_demand_worst": ("load", None, None),
+    "longest_loop_pass": ("longest_pass", None, 100),
+    "longest_loop_pass_compiling": ("longest_compile_pass", None, None),
+    "solve_answer_worst": ("solve", None, 3000),
+}
+NOTES = {
+    "idle_loop_pass": "median of 2,000 idle passes (the worst and the 99th percentile beside it)",
+    "sensor_event_to_lights": "median of 25 (the worst beside it): a peg lifted -> the pass that sends its "
+                              "lights",
+    "button_to_hint_lights": "median of 25 (the worst beside it), from the pass that reads the debounced release "
+                             "(the keypad event; the board's stats time it from the event's timestamp); the "
+                             "debounce before it: 20-40 ms (2 scans of 20 ms, for a button bouncing 5 ms at most: "
+                             "pegfw.hardware)",
+    "button_to_hint_lights_hand_set": "median of 25 (the worst beside it): the hint button on 7 pegs set by hand "
+                                      "after the board was emptied (free play): still a table lookup",
+    "boot_to_ready": "start-up (pegfw.startup.start) in the bench's scenario, imports compiled from source; .mpy "
+                     "files would load faster",
+    "code_load_on_demand_worst": "the slowest of 11 modules compiled on demand (a show starting, a rare request), "
+                                 "each imported fresh",
+    "longest_loop_pass": "the longest main-loop pass of the whole scenario (boot aside: start-up feeds the "
+                         "watchdog between modules), solve with a finish hole from every start to every hole "
+                         "included, passes that compile code on demand aside (next figure)",
+    "longest_loop_pass_compiling": "the longest pass that compiled a module on demand (a rare request's code, a "
+                                   "show's) from source, as the chip does without .mpy files; the watchdog "
+                                   "allows 4 s",
+    "solve_answer_worst": "request to answer, in loop-pass CPU time, over solve with every finish hole from every "
+                          "start (compiling its code included)",
+}
+
+
+def _timings(c: dict[str, int] | None, why_not: str, host: dict[str, int]) -> dict[str, Any]:
+    """The RP2040 timing figures from thumbvm's figures `c` (cycles), the unix VM's µs (from its
+    figures `host`) beside each."""
+    out: dict[str, Any] = {}
+
+    def host_us(key: str) -> int:
+        return host[key] // host["ticks_per_us"]
+
+    flash = {"longest_pass_with_flash_write": 100, "longest_pass_with_compaction": 1000}
+    if c is None:
+        for name, (_, _, budget) in TIMINGS.items():
+            out[name] = unavailable(why_not, budget)
+        for name, budget in flash.items():
+            out[name] = unavailable(why_not, budget)
+        return out
+    same = {"identical_runs": True}  # _thumb_runs fails otherwise
+    for name, (key, worst, budget) in TIMINGS.items():
+        extra: dict[str, Any] = {}
+        if name == "idle_loop_pass":
+            extra = {"p99_ms": ms(c["idle_p99_ticks"]), "p99_cycles": c["idle_p99_ticks"]}
+        elif name.startswith("button_to_hint"):
+            extra = {"button_debounce_ms": [20, 40]}
+        out[name] = rp2040(c[key + "_ticks"], budget, c[worst + "_ticks"] if worst else None, **extra, **same,
+                           host_unix_vm_us=host_us(key + "_ticks"), note=NOTES[name])
+    out["longest_pass_with_flash_write"] = flash_pass(
+        c["flash_write_pass_ticks"], c["flash_write_pass_programs"], FLASH_PAGE_PROGRAM_TYP_MS,
+        FLASH_PAGE_PROGRAM_MAX_MS, flash["longest_pass_with_flash_write"],
+        "the longest pass that logged a game entry (passes compiling code on demand aside, as for "
+        "longest_loop_pass): its emulated CPU time, plus each page program at the W25Q16JV data sheet's "
+        "worst tPP (3 ms; typical 0.4 ms), interrupts off meanwhile", **same,
+        host_unix_vm_us=host_us("flash_write_pass_ticks"))
+    out["longest_pass_with_compaction"] = flash_pass(
+        c["compaction_pass_ticks"], c["compaction_pass_erases"], FLASH_SECTOR_REWRITE_TYP_MS,
+        FLASH_SECTOR_REWRITE_MAX_MS, flash["longest_pass_with_compaction"],
+        "the pass that rewrote the record: its emulated CPU time, plus erase + 16 page programs (448 ms at "
+        "the W25Q16JV data sheet's worst tSE and tPP, 51 ms typical), in a quiet pass only (no peg moved "
+        "for 2 s), far inside the 4 s watchdog; its code compiled on demand included", **same,
+        host_unix_vm_us=host_us("compaction_pass_ticks"))
     return out

@@ -1,6 +1,11 @@
 """The README's figures come from the bench, not from typing: `python -m bench` keeps its results
 in bench/results.json and rewrites the table between the two markers in README.md from them;
-`python -m bench --readme` rewrites the table from the saved results without measuring."""
+`python -m bench --readme` rewrites the table from the saved results without measuring.
+
+Each row says where its figure comes from: RP2040 timings are thumbvm's emulated Cortex-M0+ cycles
+at 125 MHz (bench/util.py; "RP2040, emulated"), shown with their cycle count, worst sample and the
+PC's host figure beside them; flash passes add the data sheet's flash times; heap figures name their
+VM. None was measured on a board."""
 
 from __future__ import annotations
 
@@ -26,20 +31,20 @@ ABOUT = {
     "core.t5_count_corner_memo_speedup": "memoised count vs plain backtracking (corner start, pure core)",
     "core.t5_enumerate_all_solutions": "every solution from every start listed (438,984), pure core",
     "core.t7_solvability_all_starts": "solvability of all 28 starts, 28 holes, pure core",
-    "core.hint_latency_median": "hint, median over every position a hand can set, MicroPython VM",
-    "core.hint_latency_worst": "hint, worst of every position a hand can set, MicroPython VM",
+    "core.hint_latency_median": "hint lookup, median over every position a hand can set",
+    "core.hint_latency_worst": "hint lookup, worst of every position a hand can set",
     "core.heap_core_and_table": "core + hint table heap, chip VM",
     "core.hint_table_file": "hint table file",
-    "firmware.idle_loop_pass": "idle main-loop pass",
-    "firmware.sensor_event_to_lights": "sensor event → lights sent",
-    "firmware.button_to_hint_lights": "button release → hint lights sent",
+    "firmware.idle_loop_pass": "idle main-loop pass (median of 2,000; the budget is on the median)",
+    "firmware.sensor_event_to_lights": "sensor event → lights sent (median of 25)",
+    "firmware.button_to_hint_lights": "button release → hint lights sent (median of 25)",
     "firmware.longest_pass_with_flash_write": "longest loop pass that logged a game entry (flash program included)",
     "firmware.longest_pass_with_compaction": "the pass that rewrote the NVM record (erase + program), in a quiet pass",
     "firmware.button_to_hint_lights_hand_set": "the same on pegs set by hand (free play)",
     "firmware.boot_to_ready": "start-up to ready in the bench's scenario (source compiled)",
     "firmware.code_load_on_demand_worst": "slowest on-demand module load (a show starting, a rarer request)",
     "firmware.longest_loop_pass": "longest loop pass of the whole scenario (`solve` with every finish from "
-                                  "every start included), chip VM CPU time",
+                                  "every start included)",
     "firmware.longest_loop_pass_compiling": "the same, a pass that compiles a rare request's code from `.py`",
     "firmware.solve_answer_worst": "`solve` with a finish hole: request → answer, worst over every start "
                                    "and finish",
@@ -53,6 +58,8 @@ ABOUT = {
     "boot.ready_ms_est_py": "start-up: `code.py`'s first line → game ready, from `.py`",
     "boot.first_light_ms_est_mpy": "start-up: first line → first light, from `.mpy`",
     "boot.ready_ms_est_mpy": "start-up: first line → game ready, from `.mpy`",
+    "boot.first_light_ms_est_mpy_host": "start-up: first line → first light, from `.mpy`, PC (unix VM)",
+    "boot.ready_ms_est_mpy_host": "start-up: first line → game ready, from `.mpy`, PC (unix VM)",
     "boot.mpy": "start-up from `.mpy`",
     "link.round_trip_median": "protocol round trip over the simulator's pty (median, `state`)",
     "link.round_trip_p99": "the same, 99th percentile",
@@ -66,10 +73,20 @@ ABOUT = {
     "mirror.move_to_screen_median": "the mirror: a move made by hand → shown, no key pressed (median)",
     "mirror.move_to_screen_worst": "the same, worst",
 }
+# units, as the table shows them (a unit not here is shown as it is), and what budgets are in
+RP2040_UNIT = "ms (RP2040: emulated Cortex-M0+ cycles at 125 MHz)"
+FLASH_UNIT = "ms (RP2040: emulated Cortex-M0+ cycles at 125 MHz, plus data-sheet flash times)"
+UNITS = {RP2040_UNIT: ("ms RP2040, emulated", "ms"),
+         FLASH_UNIT: ("ms RP2040, emulated + data-sheet flash", "ms"),
+         "ms (RP2040 estimate)": ("ms est. RP2040", "ms")}  # results from before thumbvm (x230)
 # extra fields worth a reader's eye, shown in brackets after the value
-EXTRAS = (("rp2040_estimate_ms", "est. RP2040: %s ms"), ("measured_us", "VM: %s µs"),
+EXTRAS = (("cycles", "%s cycles"), ("cpu_ms", "CPU %s ms"), ("flash_ms", "flash %s ms"),
+          ("p99_ms", "p99 %s ms"), ("collect_ms", "one gc.collect %s ms"),
+          ("host_unix_vm_us", "PC's unix VM: %s µs"),
+          ("rp2040_estimate_ms", "est. RP2040: %s ms"), ("measured_us", "VM: %s µs"),
           ("measured_ms", "VM: %s ms"), ("vm_ms", "VM: %s ms"), ("unix_64bit_vm_bytes", "64-bit VM: %s bytes"),
-          ("smallest_heap_kb", "smallest heap %s KB"), ("skipped", "skipped: %s"))
+          ("thumbvm_bytes", "thumbvm: %s bytes"), ("smallest_heap_kb", "smallest heap %s KB"),
+          ("skipped", "skipped: %s"))
 
 
 def _num(v: Any) -> str:
@@ -89,10 +106,14 @@ def _num(v: Any) -> str:
 def row(name: str, fig: dict[str, Any]) -> str:
     value = fig.get("value")
     unit = str(fig.get("unit", ""))
-    base = unit.replace(" (RP2040 estimate)", "")  # what the budget is in, too
-    shown = base + (" est. RP2040" if base != unit else "")
+    shown, base = UNITS.get(unit, (unit, unit))  # base: what the budget is in, too
     measured = ("%s %s" % (_num(value), shown)).strip() if value is not None else "—"
     extras = [fmt % _num(fig[k]) for k, fmt in EXTRAS if fig.get(k) not in (None, "")]
+    if fig.get("worst_ms") is not None:  # a sampled figure's worst single sample, after its cycles
+        worst = "worst %s ms" % _num(fig["worst_ms"])
+        if fig.get("worst_cycles") is not None:
+            worst += " = %s cycles" % _num(fig["worst_cycles"])
+        extras.insert(1 if fig.get("cycles") is not None else 0, worst)
     if extras:
         measured += " (" + "; ".join(extras) + ")"
     budget = fig.get("budget")
@@ -110,24 +131,41 @@ def table(results: dict[str, Any]) -> str:
     when = results.get("when", "?")
     where = results.get("machine", "?")
     lines = [BEGIN, "",
-             "Measured %s on %s (`bench/results.json` has every field)." % (when, where), "",
-             "| figure | measured | budget | held |", "|---|---|---|---|"]
+             "Run %s on %s (`bench/results.json` has every field). RP2040 timings are emulated: "
+             "thumbvm's Cortex-M0+ cycles at 125 MHz under the cycle model in "
+             "`host/pegboard/sim/thumbvm/host.c` (`docs/chip-runtime.md`: what it leaves out), the same on "
+             "every PC; flash writes add the W25Q16JV data sheet's times. None was measured on a board."
+             % (when, where), "",
+             "| figure | value | budget | held |", "|---|---|---|---|"]
     lines += [row(name, figures[name]) for name in figures]
     lines += ["", END]
     return "\n".join(lines)
 
 
 def save(figures: dict[str, Any], replace_all: bool) -> dict[str, Any]:
-    """Write bench/results.json: all figures (a whole run), or these merged into the saved ones (a
-    run of some bench modules). Returns what was written."""
+    """Write bench/results.json: all figures (a whole run), or these in place of the saved figures
+    of the bench modules that made them (a run of some bench modules: a module's figures it no
+    longer makes go, the other modules' stay). Returns what was written."""
     old: dict[str, Any] = {}
     if not replace_all and RESULTS.exists():
         old = json.loads(RESULTS.read_text()).get("figures", {})
-    old.update(figures)
+    def module(key: str) -> str:
+        return key.split(".", 1)[0]
+
+    ran = {module(k) for k in figures}
+    placed: set[str] = set()
+    merged: dict[str, Any] = {}
+    for k, fig in old.items():  # a module's new figures where its old ones were
+        if module(k) not in ran:
+            merged[k] = fig
+        elif module(k) not in placed:
+            placed.add(module(k))
+            merged.update({n: f for n, f in figures.items() if module(n) == module(k)})
+    merged.update(figures)  # modules not saved before: at the end
     out = {"when": time.strftime("%Y-%m-%d", time.gmtime()),
            "machine": "%s, %d cores, Python %s" % (platform.machine(), os.cpu_count() or 0,
                                                    platform.python_version()),
-           "ok": all(f.get("ok", True) for f in old.values()), "figures": old}
+           "ok": all(f.get("ok", True) for f in merged.values()), "figures": merged}
     RESULTS.write_text(json.dumps(out, indent=2) + "\n")
     return out
 

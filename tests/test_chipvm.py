@@ -174,11 +174,11 @@ def test_bench_falls_back_to_the_64_bit_vm_and_says_why(monkeypatch):
     def unavailable():
         raise chipvm.Unavailable("no gcc in this test")
 
-    fig = {"boot_ms": 1, "idle_us": 1, "idle_p99_us": 1, "sensor_us": 1, "hint_us": 1, "hint_worst_us": 1,
-           "hint_set_us": 1, "hint_set_worst_us": 1, "load_us": 1, "flash_write_pass_us": 1,
-           "flash_write_pass_programs": 1, "compaction_pass_us": 1, "compaction_pass_erases": 1,
-           "heap_boot": 50000, "heap_peak": 60000, "longest_pass_us": 100, "longest_compile_pass_us": 900,
-           "solve_us": 1000}
+    fig = {"ticks_per_us": 1, "boot_ticks": 1, "idle_ticks": 1, "idle_p99_ticks": 1, "idle_worst_ticks": 1,
+           "sensor_ticks": 1, "sensor_worst_ticks": 1, "hint_ticks": 1, "hint_worst_ticks": 1, "hint_set_ticks": 1,
+           "hint_set_worst_ticks": 1, "load_ticks": 1, "flash_write_pass_ticks": 1, "flash_write_pass_programs": 1,
+           "compaction_pass_ticks": 1, "compaction_pass_erases": 1, "heap_boot": 50000, "heap_peak": 60000,
+           "longest_pass_ticks": 100, "longest_compile_pass_ticks": 900, "solve_ticks": 1000}
 
     def vm_run(lib, mode, vm=None, heap_kb=None):
         heap_kb = heap_kb or 192
@@ -186,7 +186,8 @@ def test_bench_falls_back_to_the_64_bit_vm_and_says_why(monkeypatch):
             raise firmware.ScenarioFailed(firmware.START_FAILED, "")
         if heap_kb < 101:
             raise firmware.ScenarioFailed(firmware.NO_MEMORY, "")
-        return dict(fig, heap_peak=40000 if vm else 60000, free_at_base=heap_kb * 1000 - 48000)
+        return dict(fig, heap_peak=40000 if vm else 60000, free_at_base=heap_kb * 1000 - 48000,
+                    ticks_per_us=125 if "thumbvm" in str(vm) else 1)  # thumbvm times in cycles
 
     monkeypatch.setattr(chipvm, "build", unavailable)
     monkeypatch.setattr(firmware, "run_scenario", vm_run)

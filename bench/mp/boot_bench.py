@@ -1,10 +1,46 @@
-# Runs in the MicroPython VM: the firmware's start-up as the chip runs it (code.py from a deployed
+# Runs in the MicroPython VMs: the firmware's start-up as the chip runs it (code.py from a deployed
 # drive folder, the simulator's hardware fakes below it) up to the moment the game is ready.
-# argv: FAKES_DIR DRIVE_DIR LIB_DIR. Prints "first_light_us N" and "ready_us N" from the first line
-# of code.py; the fakes and adafruit_pixelbuf (C modules on the chip) are imported before the clock
-# starts.
+# argv: FAKES_DIR DRIVE_DIR LIB_DIR. Prints "ticks_per_us N" (the clock's unit), then
+# "first_light_ticks N" and "ready_ticks N" from the first line of code.py; the fakes and
+# adafruit_pixelbuf (C modules on the chip) are imported before the clock starts.
+# The clock: on thumbvm the emulated chip's cycles (_vmhost.cycles: Cortex-M0+ cycles under the
+# model in host/pegboard/sim/thumbvm/host.c, 125 a µs at the RP2040's 125 MHz; the count repeats
+# exactly, run after run); elsewhere µs of the PC's clock (the unix VM's ticks_us, chipvm's process
+# CPU time): host figures, not the chip's.
 import sys
-import time
+
+try:
+    from _vmhost import cycles as ticks, cpu_us  # thumbvm (CircuitPython's time has no ticks)
+
+    TICKS_PER_US = 125
+except ImportError:
+    try:
+        from time import ticks_us as ticks  # the unix VM
+    except ImportError:
+        from _vmhost import cpu_us as ticks  # chipvm: this process's CPU time, µs
+    cpu_us = None
+    TICKS_PER_US = 1
+try:
+    from time import ticks_diff  # the unix VM
+except ImportError:
+    def ticks_diff(a, b):
+        return (a - b) & ((1 << 29) - 1)  # _vmhost's clocks wrap at 2**29
+
+
+def mark():
+    return ticks(), cpu_us() if cpu_us else 0
+
+
+def span(m, at=None):
+    """Ticks from mark() m to `at` (a later mark(); default now). On thumbvm past the cycle
+    counter's wrap (2**29 cycles, 4.29 s) too: cpu_us, the same count in µs, says how many wraps
+    went by."""
+    t, us = at or mark()
+    d = ticks_diff(t, m[0])
+    if cpu_us:
+        d += ((((us - m[1]) & ((1 << 29) - 1)) * TICKS_PER_US - d + (1 << 28)) >> 29) << 29
+    return d
+
 
 fakes, drive, lib = sys.argv[1], sys.argv[2], sys.argv[3]
 sys.path[:0] = [fakes, drive, drive + "/lib", lib]
@@ -13,16 +49,20 @@ import os  # noqa: E402
 os.chdir(drive)
 import _sim  # noqa: E402
 
+if cpu_us:
+    # thumbvm: the fakes' clock (supervisor.ticks_ms, the watchdog's and keypad's timing) runs in
+    # the emulated chip's time, as the chip's does, not the PC's: the cycles then repeat exactly
+    _sim.now_ms = lambda: cpu_us() // 1000
 for _m in ("adafruit_pixelbuf", "board", "digitalio", "keypad", "microcontroller", "neopixel_write", "supervisor",
            "usb_cdc"):
     __import__(_m)
 _sim.boot_done()  # boot.py has run: the data port is what it enabled
-first = [0]
+first = [None]
 
 
 def _send(obj):  # the pixel bytes' first appearance is the first light; nothing goes out
-    if obj.get("t") == "px" and not first[0]:
-        first[0] = time.ticks_us()
+    if obj.get("t") == "px" and first[0] is None:
+        first[0] = mark()
 
 
 _sim.send = _send
@@ -32,10 +72,11 @@ body = src.replace("\napp.run()", "\n")
 if body == src:
     raise SystemExit("code.py has no app.run() line to stop before")
 g = {"__name__": "__main__"}
-t0 = time.ticks_us()
-exec(compile(body, "code.py", "exec"), g)
-t1 = time.ticks_us()
+t0 = mark()
+exec(compile(body, "code.py", "exec"), g)  # code.py compiled from source, as the chip does
+ready = span(t0)
 if "app" not in g:
     raise SystemExit("code.py did not build the app")
-print("first_light_us", time.ticks_diff(first[0], t0) if first[0] else -1)
-print("ready_us", time.ticks_diff(t1, t0))
+print("ticks_per_us", TICKS_PER_US)
+print("first_light_ticks", span(t0, first[0]) if first[0] is not None else -1)
+print("ready_ticks", ready)

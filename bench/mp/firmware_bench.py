@@ -1,26 +1,56 @@
-# Runs in the MicroPython VM: the real App, started by the firmware's own start-up
+# Runs in the MicroPython VMs: the real App, started by the firmware's own start-up
 # (pegfw.startup.start, as code.py runs it) and driven through the tests' fake hardware
 # (tests/fakehw.py), beside the real hardware objects (pegfw.hardware.build over the simulator's
 # fake pins, keypad, ... and the real Adafruit neopixel library), which are built and held so their
 # heap counts as on the chip. argv: the repository's folder, the folder with the neopixel library,
 # "devices" or "plain" (without the real hardware objects: the firmware's own heap alone); the
 # settings come from the environment (bench/firmware.py), the working folder is firmware/.
-# Prints figures: free_at_base (heap free before the firmware starts), boot_ms, idle_us (median
-# loop pass), sensor_us and hint_us (the pass that turns a sensor or button event into lights),
-# load_us (slowest on-demand module), heap after boot and peak live heap during a game, a demo and
-# every kind of request from a laptop.
+# Prints "ticks_per_us N" (the clock's unit, below), then figures: free_at_base (heap free before
+# the firmware starts), and in ticks boot_ticks, idle_ticks (median loop pass; p99 and worst beside
+# it), sensor_ticks and hint_ticks (the pass that turns a sensor or button event into lights; the
+# worst beside each), load_ticks (slowest on-demand module), the longest passes; heap after boot and
+# peak live heap during a game, a demo and every kind of request from a laptop.
+# The clock: on thumbvm the emulated chip's cycles (_vmhost.cycles: Cortex-M0+ cycles under the
+# model in host/pegboard/sim/thumbvm/host.c, 125 a µs at the RP2040's 125 MHz; the count repeats
+# exactly, run after run); elsewhere µs of the PC's clock (the unix VM's ticks_us; on chipvm, whose
+# time module is CircuitPython's and has no ticks, this process's CPU time): host figures, not the
+# chip's.
 # Exit status: 0 done; NO_MEMORY when a MemoryError reached the scenario or a request was refused
 # for memory; START_FAILED when start-up failed (the chip would blink a code: a VM without
 # sys.exc_info, as the chip's, cannot say why); 1 anything else.
 import sys
 import gc
 try:
-    from time import ticks_us, ticks_diff  # the unix VM
-except ImportError:  # the chip VM: CircuitPython's time has no ticks; this process's CPU clock
-    from _vmhost import cpu_us as ticks_us
-
+    from _vmhost import cycles as ticks, cpu_us  # thumbvm
+    TICKS_PER_US = 125
+except ImportError:
+    try:
+        from time import ticks_us as ticks  # the unix VM
+    except ImportError:
+        from _vmhost import cpu_us as ticks  # chipvm
+    TICKS_PER_US = 1
+try:
+    from time import ticks_diff  # the unix VM
+except ImportError:
     def ticks_diff(a, b):
-        return ((a - b + (1 << 28)) & ((1 << 29) - 1)) - (1 << 28)
+        # _vmhost's clocks wrap at 2**29: spans (a after b) up to 4.29 s of cycles; longer: span()
+        return (a - b) & ((1 << 29) - 1)
+
+
+def mark():
+    return ticks(), cpu_us() if TICKS_PER_US != 1 else 0
+
+
+def span(m):
+    """Ticks since mark() m, past the cycle counter's wrap (2**29 cycles, 4.29 s) too: cpu_us,
+    the same count in µs (wrapping at 2**29 µs), says how many wraps went by."""
+    d = ticks_diff(ticks(), m[0])
+    if TICKS_PER_US != 1:
+        us = (cpu_us() - m[1]) & ((1 << 29) - 1)
+        d += ((us * TICKS_PER_US - d + (1 << 28)) >> 29) << 29
+    return d
+
+
 NO_MEMORY = 3  # bench/firmware.py knows these two
 START_FAILED = 4
 ROOT, LIB, MODE, NVM_IMAGE = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4]
@@ -30,6 +60,10 @@ sys.path[:0] = [ROOT + "/firmware", ROOT + "/host/pegboard/sim/device", LIB, ROO
 # listening: the fakes neither read nor send.
 import _sim
 _sim.detach()
+if TICKS_PER_US != 1:
+    # thumbvm: the fakes' clock (supervisor.ticks_ms, the watchdog's and keypad's timing) runs in
+    # the emulated chip's time, as the chip's does, not the PC's: the cycles then repeat exactly
+    _sim.now_ms = lambda: cpu_us() // 1000
 import board, digitalio, keypad, microcontroller, supervisor, usb_cdc, neopixel_write, adafruit_pixelbuf  # noqa
 import json, binascii, os  # noqa: E401,F401 (C modules on the chip and the chip VM)
 try:
@@ -75,7 +109,7 @@ class BenchHW(fakehw.HW):
 
 
     def show(self, frame):
-        self.shown_at = ticks_us()
+        self.shown_at = ticks()
 
 
 def main():
@@ -90,7 +124,7 @@ def main():
     gc.collect()
     base = gc.mem_alloc()
     free_at_base = gc.mem_free()  # the heap the firmware has (the GC's own tables already taken off)
-    t_boot = ticks_us()
+    t_boot = mark()
     # the firmware's start-up, as code.py runs it; the hardware it builds is held, and the App gets
     # the fake hardware the bench drives
     from pegfw import hardware
@@ -120,7 +154,7 @@ def main():
         sys.exit(START_FAILED)
     del start
     unload("pegfw.startup")  # as code.py does
-    boot_us = ticks_diff(ticks_us(), t_boot)
+    boot = span(t_boot)
     gc.collect()
     heap_boot = gc.mem_alloc() - base
     peak = [heap_boot]
@@ -131,7 +165,7 @@ def main():
         if h > peak[0]:
             peak[0] = h
 
-    # the longest loop pass of the whole scenario, in µs: of those that compiled code on demand (a rare
+    # the longest loop pass of the whole scenario, in ticks: of those that compiled code on demand (a rare
     # request's or a show's module, from source), and of all the others
     longest = [0, 0]
     compiled = [False]  # a module not yet loaded was imported (compiled) during this pass
@@ -148,8 +182,8 @@ def main():
 
     builtins.__import__ = _watching_import
 
-    # the passes that wrote the flash: [CPU µs, page programs, sector erases] of the longest with a
-    # program only (passes that compiled code aside, as for longest_pass_us), and of the longest
+    # the passes that wrote the flash: [CPU ticks, page programs, sector erases] of the longest with a
+    # program only (passes that compiled code aside, as for longest_pass_ticks), and of the longest
     # with an erase (a compaction); bench/firmware.py adds the flash time from the data sheet (the
     # chip runs no code meanwhile)
     flash_pass = [[0, 0, 0], [0, 0, 0]]
@@ -160,9 +194,9 @@ def main():
             hw.advance(5)
             compiled[0] = False
             programs, erases = nvm.programs, nvm.erases
-            t = ticks_us()
+            t = ticks()
             app.step()
-            d = ticks_diff(ticks_us(), t)
+            d = ticks_diff(ticks(), t)
             k = 1 if compiled[0] else 0
             if d > longest[k]:
                 longest[k] = d
@@ -173,17 +207,17 @@ def main():
 
     def timed_pass():
         hw.advance(5)
-        t = ticks_us()
+        t = ticks()
         app.step()
-        return ticks_diff(ticks_us(), t)
+        return ticks_diff(ticks(), t)
 
     def press_for_hint():
-        """Button release -> hint lights, in µs (press first: the release asks for the hint)."""
+        """Button release -> hint lights, in ticks (press first: the release asks for the hint)."""
         hw.button.set(1)
         advance(20)
         hw.button.set(0)
         hw.advance(5)
-        t = ticks_us()
+        t = ticks()
         app.step()
         took = ticks_diff(hw.shown_at, t)  # release seen -> hint frame sent
         advance(20)
@@ -209,12 +243,11 @@ def main():
     for k in range(2000):
         idle[k] = timed_pass()
     idle.sort()
-    idle_med, idle_p99 = idle[len(idle) // 2], idle[len(idle) * 99 // 100]
     # sensor event -> lights: lift 4 (lights its landing hole)
     for k in range(25):
         hw.sensors.set(hw.sensors.state ^ (1 << 3))
         hw.advance(25)  # past the frame interval, as a real pass would be
-        t = ticks_us()
+        t = ticks()
         app.step()
         sens[k] = ticks_diff(hw.shown_at, t)
         advance(40)
@@ -272,7 +305,7 @@ def main():
     from pegcore.geometry import start_mask
 
     solves = 0
-    solve_us = 0  # the longest time from a solve request to its answer, in CPU time
+    solve_t = 0  # the longest time from a solve request to its answer, in CPU ticks
     replies_before = hw.serial.replies + hw.serial.refused
     for empty in range(1, 16):
         hw.sensors.set(start_mask(b, empty))
@@ -285,10 +318,10 @@ def main():
             for _ in range(200):
                 if hw.serial.replies + hw.serial.refused != answers:
                     break
-                t = ticks_us()
+                t = ticks()
                 advance(5)
-                spent += ticks_diff(ticks_us(), t)
-            solve_us = max(solve_us, spent)
+                spent += ticks_diff(ticks(), t)
+            solve_t = max(solve_t, spent)
             advance(50)
         sample()
     answered = hw.serial.replies + hw.serial.refused - replies_before
@@ -299,35 +332,38 @@ def main():
         sys.exit(NO_MEMORY if hw.serial.no_memory else 1)
     # the pause when code the game does not keep is compiled on demand (a show starting, a rare
     # request): the slowest of them, each imported fresh and dropped again
-    load_us = 0
+    load_t = 0
     for name in ("pegfw.show_over", "pegfw.show_demo", "pegfw.show_chase", "pegfw.game_requests",
                  "pegfw.board_requests", "pegfw.position_requests", "pegfw.store_log", "pegfw.show_watch",
                  "pegfw.guide", "pegfw.jobs", "pegfw.resume"):
         loaded = list(sys.modules)
-        t = ticks_us()
+        t = ticks()
         __import__(name)
-        load_us = max(load_us, ticks_diff(ticks_us(), t))
+        load_t = max(load_t, ticks_diff(ticks(), t))
         for m in list(sys.modules):
             if m not in loaded:
                 unload(m)
+    print("ticks_per_us", TICKS_PER_US)
     print("free_at_base", free_at_base)
-    print("boot_ms", boot_us // 1000)
-    print("idle_us", idle_med)
-    print("idle_p99_us", idle_p99)
-    print("sensor_us", sens[len(sens) // 2])
-    print("hint_us", hint[len(hint) // 2])
-    print("hint_worst_us", hint[-1])
-    print("hint_set_us", hint_set[len(hint_set) // 2])
-    print("hint_set_worst_us", hint_set[-1])
-    print("load_us", load_us)
+    print("boot_ticks", boot)
+    print("idle_ticks", idle[len(idle) // 2])
+    print("idle_p99_ticks", idle[len(idle) * 99 // 100])
+    print("idle_worst_ticks", idle[-1])
+    print("sensor_ticks", sens[len(sens) // 2])
+    print("sensor_worst_ticks", sens[-1])
+    print("hint_ticks", hint[len(hint) // 2])
+    print("hint_worst_ticks", hint[-1])
+    print("hint_set_ticks", hint_set[len(hint_set) // 2])
+    print("hint_set_worst_ticks", hint_set[-1])
+    print("load_ticks", load_t)
     print("heap_boot", heap_boot)
     print("heap_peak", peak[0])
-    print("longest_pass_us", longest[0])
-    print("longest_compile_pass_us", longest[1])
-    print("solve_us", solve_us)
-    print("flash_write_pass_us", flash_pass[0][0])
+    print("longest_pass_ticks", longest[0])
+    print("longest_compile_pass_ticks", longest[1])
+    print("solve_ticks", solve_t)
+    print("flash_write_pass_ticks", flash_pass[0][0])
     print("flash_write_pass_programs", flash_pass[0][1])
-    print("compaction_pass_us", flash_pass[1][0])
+    print("compaction_pass_ticks", flash_pass[1][0])
     print("compaction_pass_erases", flash_pass[1][2])
 
 
