@@ -56,6 +56,7 @@ ABOUT = {
                                  "included), chip VM",
     "boot.first_light_ms_est_py": "start-up: `code.py`'s first line → first light, from `.py`",
     "boot.ready_ms_est_py": "start-up: `code.py`'s first line → game ready, from `.py`",
+    "boot.longest_unfed_ms_py": "start-up: the longest stretch the armed watchdog (4 s) goes unfed, from `.py`",
     "boot.first_light_ms_est_mpy": "start-up: first line → first light, from `.mpy`",
     "boot.ready_ms_est_mpy": "start-up: first line → game ready, from `.mpy`",
     "boot.first_light_ms_est_mpy_host": "start-up: first line → first light, from `.mpy`, PC (unix VM)",

@@ -182,6 +182,10 @@ class HW:
         self.frames: list[list[int]] = []  # 0xRRGGBB per pixel
         self.fed = 0
         self.resets = 0
+        self.console_busy = False  # a host holds the REPL port open and does not read
+
+    def console_idle(self) -> bool:
+        return not self.console_busy
 
     def reset(self) -> None:  # microcontroller.reset: the test sees it was called
         self.resets += 1

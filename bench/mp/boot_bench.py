@@ -1,7 +1,8 @@
 # Runs in the MicroPython VMs: the firmware's start-up as the chip runs it (code.py from a deployed
 # drive folder, the simulator's hardware fakes below it) up to the moment the game is ready.
 # argv: FAKES_DIR DRIVE_DIR LIB_DIR. Prints "ticks_per_us N" (the clock's unit), then
-# "first_light_ticks N" and "ready_ticks N" from the first line of code.py; the fakes and
+# "first_light_ticks N" and "ready_ticks N" from the first line of code.py, and
+# "longest_unfed_ticks N": the longest stretch the armed watchdog went without a feed (-1: never armed); the fakes and
 # adafruit_pixelbuf (C modules on the chip) are imported before the clock starts.
 # The clock: on thumbvm the emulated chip's cycles (_vmhost.cycles: Cortex-M0+ cycles under the
 # model in host/pegboard/sim/thumbvm/host.c, 125 a µs at the RP2040's 125 MHz; the count repeats
@@ -60,6 +61,50 @@ _sim.boot_done()  # boot.py has run: the data port is what it enabled
 first = [None]
 
 
+class WatchdogProbe:
+    """microcontroller.watchdog as start-up sees it, noting the longest stretch without a feed
+    from the moment it is armed: the chip resets if that passes the timeout (4 s)."""
+
+    def __init__(self, real):
+        self._real = real
+        self.last = None  # mark() of the arming or the last feed
+        self.longest = 0
+
+    @property
+    def timeout(self):
+        return self._real.timeout
+
+    @timeout.setter
+    def timeout(self, v):
+        self._real.timeout = v
+
+    @property
+    def mode(self):
+        return self._real.mode
+
+    @mode.setter
+    def mode(self, v):
+        self._real.mode = v
+        self.last = mark()
+
+    def note(self):
+        if self.last is not None:
+            self.longest = max(self.longest, span(self.last))
+
+    def feed(self):
+        self.note()
+        self.last = mark()
+        self._real.feed()
+
+    def deinit(self):
+        self._real.deinit()
+
+
+import microcontroller  # noqa: E402
+
+probe = microcontroller.watchdog = WatchdogProbe(microcontroller.watchdog)
+
+
 def _send(obj):  # the pixel bytes' first appearance is the first light; nothing goes out
     if obj.get("t") == "px" and first[0] is None:
         first[0] = mark()
@@ -75,8 +120,10 @@ g = {"__name__": "__main__"}
 t0 = mark()
 exec(compile(body, "code.py", "exec"), g)  # code.py compiled from source, as the chip does
 ready = span(t0)
+probe.note()  # up to the ready App, whose loop feeds it every pass
 if "app" not in g:
     raise SystemExit("code.py did not build the app")
 print("ticks_per_us", TICKS_PER_US)
 print("first_light_ticks", span(t0, first[0]) if first[0] is not None else -1)
 print("ready_ticks", ready)
+print("longest_unfed_ticks", probe.longest if probe.last is not None else -1)

@@ -39,6 +39,8 @@ SETTLE_MS = 60          # quiet time after a keypad reset before trusting the pi
 FRAME_MS = 20           # animate at most every 20 ms
 HEAP_SAMPLE_MS = 10000  # how often the board collects and notes its free heap (stats)
 CATCHUP_STEPS = 2       # positions a resumed game's catch-up search visits per pass (see bench)
+CONSOLE_GAP_MS = 10000  # at most one console line this often from the loop (errors go to the host)
+CONSOLE_MAX = 80        # and that short: it fits an empty USB FIFO (256 bytes) with room to spare
 
 
 class App:
@@ -83,6 +85,8 @@ class App:
         self.chase = None  # type: Any  # a resumed game's catch-up search, while a picture needs one
         self.overflows = 0
         self.errors = 0
+        self.console_at = None  # the loop's last console line (App.console), and those left out
+        self.console_skipped = 0
         self.loops = 0
         # the board measures itself (stats): the first real board checks every published estimate
         self.longest_pass_ms = 0
@@ -476,5 +480,18 @@ class App:
                 self.errors += 1
             except Exception as e:  # keep the board alive; the host hears about it
                 self.errors += 1
-                print("pegboard: loop error:", repr(e))
+                self.console("pegboard: loop error: " + repr(e))
                 self.link.event("error", {"message": repr(e)[:120], "count": self.errors})
+
+    def console(self, text):
+        """A line on the REPL console, never one that could hold the loop: at most one each
+        CONSOLE_GAP_MS, CONSOLE_MAX characters, and only into an empty USB FIFO (a host holding the
+        port open without reading would otherwise block the print until the watchdog resets the
+        board). The data port's `error` event is the errors' real channel."""
+        now = self.hw.ticks_ms()
+        if (self.console_at is not None and ticks_diff(now, self.console_at) < CONSOLE_GAP_MS) or \
+                not self.hw.console_idle():
+            self.console_skipped += 1
+            return
+        self.console_at = now
+        print(text[:CONSOLE_MAX])

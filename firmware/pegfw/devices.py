@@ -14,12 +14,20 @@ class Devices:
         self.ticks_ms = ticks_ms    # supervisor.ticks_ms
         self.reset = reset          # microcontroller.reset (a hard reset: boot.py runs again), or None
         self.debounce_ms = None     # (least, most) the button's debounce delays its release, if known
+        self.console = None         # usb_cdc.console, if the REPL's port is enabled
 
     def show(self, frame):
         px = self.pixels
         for i in range(len(frame)):
             px[i] = frame[i]
         px.show()
+
+    def console_idle(self):
+        """Whether a short console line cannot hold the loop: CircuitPython's console write waits,
+        while a host holds the REPL port open, until every byte has gone into the USB FIFO
+        (supervisor/shared/serial.c, serial_write_substring), so print only into an empty FIFO."""
+        c = self.console
+        return c is None or not c.connected or c.out_waiting == 0
 
     def feed(self):
         if self.watchdog is not None:

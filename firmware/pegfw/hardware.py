@@ -91,6 +91,7 @@ def build(cfg, early=None):
         watchdog.mode = RESET_MODE
     devices = Devices(sensors, button, pixels, serial, microcontroller.nvm, watchdog, keypad.Event(),
                       supervisor.ticks_ms, microcontroller.reset)
+    devices.console = usb_cdc.console  # the loop prints only when that cannot block (Devices.console_idle)
     scan_ms = int(SCAN_S * 1000)
     devices.debounce_ms = ((BUTTON_DEBOUNCE - 1) * scan_ms, BUTTON_DEBOUNCE * scan_ms)
     return devices
@@ -110,9 +111,15 @@ class RawPixels:
     def __init__(self, pin, n, order):
         self.n = n
         self.order = order
-        self.io = digitalio.DigitalInOut(pin)
-        self.io.direction = digitalio.Direction.OUTPUT
+        self.pin = pin
+        self.io = None  # type: digitalio.DigitalInOut | None
+        self._claim()
         self.buf = bytearray(n * len(order))
+
+    def _claim(self):
+        io = self.io = digitalio.DigitalInOut(self.pin)
+        io.direction = digitalio.Direction.OUTPUT
+        return io
 
     def __len__(self):
         return self.n
@@ -125,10 +132,17 @@ class RawPixels:
             at += 1
 
     def show(self):
-        neopixel_write.neopixel_write(self.io, self.buf)
+        io = self.io
+        if io is None:
+            # released for the configured pixels, which then failed to start: the blink code needs
+            # the pin back (neopixel_write refuses a deinitialised DigitalInOut)
+            io = self._claim()
+        neopixel_write.neopixel_write(io, self.buf)
 
     def deinit(self):
-        self.io.deinit()
+        if self.io is not None:
+            self.io.deinit()
+            self.io = None
 
 
 def early_pixels():
