@@ -80,7 +80,8 @@ def _run(vm: str, drive: Path, lib: str, chip: bool) -> dict[str, int]:
     script, fakes = _stable_copies()
     r, w = os.pipe()  # stdin kept open and empty: no pins or host bytes arrive
     try:
-        p = subprocess.run([vm, "-X", "heapsize=%dK" % (192 if chip else 256), script,
+        # the 64-bit unix VM: 320 KB, as the simulator gives it (its objects and the fakes take room)
+        p = subprocess.run([vm, "-X", "heapsize=%dK" % (192 if chip else 320), script,
                             fakes, str(drive), lib], stdin=r, capture_output=True, text=True,
                            timeout=600, env=_env(drive, chip), cwd=str(drive))
     finally:

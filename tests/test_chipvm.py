@@ -81,11 +81,50 @@ def test_it_lacks_what_a_circuitpython_board_lacks(chip_vm, tmp_path):
     assert p.stdout.splitlines() == ["no next2", "False False", "pystack exhausted", "20"], p.stdout + p.stderr
 
 
-def test_os_getenv_reads_settings_as_circuitpython_does(chip_vm, tmp_path):
-    env = {"S": '"GP16"', "N": " 40 ", "W": "GP16"}
-    p = run(chip_vm, tmp_path, "import os\nprint(repr(os.getenv('S')), repr(os.getenv('N')), os.getenv('X', 7))\n"
-            "try:\n    os.getenv('W')\nexcept ValueError:\n    print('refused')\n", env=env)
-    assert p.stdout.splitlines() == ["'GP16' 40 7", "refused"], p.stdout + p.stderr
+# each value as settings.toml has it after the "=", and what each CircuitPython reads from it:
+# os.getenv up to 10.1 (adafruit/circuitpython shared-module/os/getenv.c, 9.1.0-10.1.4), os.getenv
+# and supervisor.get_setting from 10.2.0 (shared-module/os/__init__.c, supervisor/shared/settings.c)
+GETENV_CASES = [  # (text, os.getenv up to 10.1, os.getenv from 10.2, get_setting from 10.2)
+    (' "GP16"  # the pixels', "'GP16'", "'GP16'", "'GP16'"),
+    (" 40 ", "40", "'40'", "40"),
+    (" 40\r", "40", "'40'", "40"),           # a CRLF file: 10.2 trims the \r, 9.x's int() skips it
+    (" wooden", "ValueError", "'wooden'", "ValueError"),
+    (" 0x1F", "31", "'0x1F'", "31"),
+    (" 017", "17", "'017'", "15"),           # int(text, 0) on the chip reads decimal; C's strtol octal
+    (" 0b101", "5", "'0b101'", "ValueError"),
+    (" 1_000", "1000", "'1_000'", "ValueError"),
+    (" true", "ValueError", "'true'", "True"),
+    (' "abc" x', "ValueError", "'dflt'", "ValueError"),  # text after the closing quote
+    (' "abc', "ValueError", "'dflt'", "ValueError"),     # no closing quote
+    ("", "ValueError", "'dflt'", "ValueError"),          # nothing after the "="
+    (' "\\u00e9\\t"', "'\\xe9\\t'", "'\\xe9\\t'", "'\\xe9\\t'"),
+]
+GETENV_SCRIPT = """import os, _vmhost
+def show(f, *a):
+    try:
+        return repr(f(*a))
+    except ValueError:
+        return 'ValueError'
+print(_vmhost.circuitpython(), show(os.getenv, 'ABSENT', 7), show(_vmhost.get_setting, 'ABSENT', 7))
+for i in range(%d):
+    print(show(os.getenv, 'K%%d' %% i, 'dflt') + '|' + show(_vmhost.get_setting, 'K%%d' %% i, 'dflt'))
+"""
+
+
+@pytest.mark.parametrize("version", ["9.1.0", "10.1.4", "10.2.0", "10.3.0-alpha.4", None])
+def test_os_getenv_reads_settings_as_each_circuitpython_does(chip_vm, tmp_path, version):
+    env = {"K%d" % i: case[0] for i, case in enumerate(GETENV_CASES)}
+    if version is not None:  # unset: the newest tested, 10.2.1
+        env["PEGBOARD_SIM_CP_VERSION"] = version
+    p = run(chip_vm, tmp_path, GETENV_SCRIPT % len(GETENV_CASES), env=env)
+    lines = p.stdout.splitlines()
+    want_version = (10, 2, 1) if version is None else tuple(int(x) for x in version.split("-")[0].split("."))
+    new = want_version >= (10, 2, 0)
+    assert lines[0] == "%s 7 7" % (want_version,), p.stdout + p.stderr
+    got = [line.split("|")[0] for line in lines[1:]]
+    assert got == [new_ if new else old for _, old, new_, _ in GETENV_CASES], p.stdout + p.stderr
+    # get_setting is the same function whatever the version: the fake supervisor offers it from 10.2.0
+    assert [line.split("|")[1] for line in lines[1:]] == [gs for *_, gs in GETENV_CASES]
 
 
 def test_chipvm_is_32_bit_with_16_byte_blocks_where_gcc_m32_works(chip_vm, tmp_path):

@@ -180,10 +180,69 @@ def test_micropythons_mpy_cross_is_refused(capsys, tmp_path):
 
 
 def test_another_major_versions_mpy_cross_is_refused(capsys, tmp_path):
-    d = fresh_drive(tmp_path, version="8.2.10")
+    d = fresh_drive(tmp_path, version="10.1.4")
     cp = _fake_mpy_cross(tmp_path, "CircuitPython 9.2.1 on 2024-11-20; mpy-cross emitting mpy v6.3")
     code, _, err = deploy(capsys, "--drive", str(d), "--no-restart", "--mpy-cross", cp)
-    assert code == 2 and "runs CircuitPython 8.2.10" in err
+    assert code == 2 and "runs CircuitPython 10.1.4" in err
+
+
+# -- which CircuitPython the drive runs (pegboard.circuitpython) ---------------------------------
+
+def _nothing_written(d: Path) -> bool:
+    return not (d / "pegfw").exists() and not (d / "lib").exists() and (d / "settings.toml").read_text() == ""
+
+
+@pytest.mark.parametrize("version, why", [
+    ("9.0.5", "older than the firmware supports"),  # keypad.Keys has no debounce_threshold before 9.1.0
+    ("8.2.10", "older than the firmware supports"),
+    ("11.0.0", "newer major version than the firmware was tested with"),
+])
+def test_a_circuitpython_the_firmware_does_not_support_is_refused_naming_it(capsys, tmp_path, version, why):
+    d = fresh_drive(tmp_path, version=version)
+    code, out, err = deploy(capsys, "--drive", str(d), "--no-restart", "--py")
+    assert code == 2, out + err
+    assert "CircuitPython %s" % version in err and why in err
+    assert "9.2.1 to 10.x (newest tested: 10.2.1)" in err  # the supported range
+    assert _nothing_written(d) and "deploying" not in out  # refused before the board was asked anything
+
+
+def test_a_newer_major_version_deploys_when_asked_and_an_older_one_never(capsys, tmp_path):
+    d = fresh_drive(tmp_path, version="11.0.0-alpha.1")
+    code, out, err = deploy(capsys, "--drive", str(d), "--no-restart", "--py", "--any-version")
+    assert code == 0 and "CircuitPython 11.0.0-alpha.1" in out, out + err
+    assert (d / "pegfw" / "app.py").exists()
+    old = fresh_drive(tmp_path, version="9.0.0", name="OLD")
+    code, _, err = deploy(capsys, "--drive", str(old), "--no-restart", "--py", "--any-version")
+    assert code == 2 and "CircuitPython 9.0.0" in err and _nothing_written(old)
+
+
+@pytest.mark.parametrize("version", ["9.2.1", "9.2.9", "10.0.3", "10.2.1", "10.3.0-alpha.4"])
+def test_every_supported_version_deploys(capsys, tmp_path, version):
+    d = fresh_drive(tmp_path, version=version)
+    code, out, err = deploy(capsys, "--drive", str(d), "--no-restart", "--py")
+    assert code == 0, out + err
+    assert "deploying to %s (CircuitPython %s)" % (d, version) in out and (d / "pegfw" / "app.py").exists()
+
+
+def test_a_missing_or_unreadable_or_versionless_boot_out_txt_is_named(capsys, tmp_path):
+    d = fresh_drive(tmp_path)
+    (d / "boot_out.txt").unlink()
+    code, _, err = deploy(capsys, "--drive", str(d), "--no-restart", "--py")
+    assert code == 2 and "has no boot_out.txt" in err and _nothing_written(d)
+    (d / "boot_out.txt").mkdir()  # there, but not a file that can be read
+    code, _, err = deploy(capsys, "--drive", str(d), "--no-restart", "--py")
+    assert code == 2 and "cannot read" in err and "boot_out.txt" in err and _nothing_written(d)
+    (d / "boot_out.txt").rmdir()
+    (d / "boot_out.txt").write_text("Adafruit CircuitPython on 2024-11-20; Raspberry Pi Pico with rp2040\n")
+    code, _, err = deploy(capsys, "--drive", str(d), "--no-restart", "--py")
+    assert code == 2 and "names no CircuitPython version" in err and _nothing_written(d)
+
+
+def test_deploy_help_names_the_supported_versions_and_any_version(capsys):
+    with pytest.raises(SystemExit):
+        main(["deploy", "--help"])
+    out = " ".join(capsys.readouterr().out.split())
+    assert "--any-version" in out and "9.2.1 to 10.x" in out
 
 
 def test_without_mpy_cross_the_modules_go_as_source_and_it_says_why(capsys, tmp_path, monkeypatch):

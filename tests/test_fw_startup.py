@@ -44,7 +44,9 @@ def test_each_bad_value_has_its_own_line_and_the_first_ones_code():
 def test_an_unquoted_word_is_a_malformed_value_not_a_missing_one():
     def getenv(key):
         if key == "PEGBOARD_THEME":
-            raise ValueError("Invalid byte '\\x77'")  # CircuitPython's os.getenv on THEME = wooden
+            # the settings' reader on THEME = wooden, on every version (hardware.typed_getenv; up to
+            # 10.1 it is os.getenv, whose mp_parse_num_integer refuses the bare word)
+            raise ValueError("invalid syntax for integer with base 10")
         return GOOD.get(key)
 
     with pytest.raises(config.ConfigError) as e:
@@ -209,3 +211,27 @@ def test_without_the_neopixel_library_the_crash_code_still_blinks(tmp_path):
             assert sim.control("status")["running"]
     finally:
         simulator.lib_dir = real
+
+
+def test_configured_pixels_that_fail_to_start_still_blink_the_crash_code(tmp_path, monkeypatch):
+    # start-up releases the early pixels' pin for the configured NeoPixel; when that fails (here a
+    # lib/neopixel.py of another version whose NeoPixel takes other arguments) the crash code
+    # must still blink: the real neopixel_write refuses the released pin, so the early pixels take
+    # it back (on main the board stayed dark)
+    import pegboard.sim.simulator as simulator
+
+    real = simulator.lib_dir
+
+    def incompatible_neopixel() -> str:
+        d = real()
+        Path(d, "neopixel.py").write_text(
+            "class NeoPixel:\n"
+            "    def __init__(self, pin, n, *, bpp=3, brightness=1.0, auto_write=True):\n"
+            "        raise TypeError('unexpected keyword argument pixel_order')\n")
+        return d
+
+    monkeypatch.setattr(simulator, "lib_dir", incompatible_neopixel)
+    with Simulator() as sim:
+        console_line(sim, "cannot start the hardware")
+        red_blink(sim)
+        assert sim.control("status")["running"]

@@ -64,7 +64,10 @@ if TICKS_PER_US != 1:
     # thumbvm: the fakes' clock (supervisor.ticks_ms, the watchdog's and keypad's timing) runs in
     # the emulated chip's time, as the chip's does, not the PC's: the cycles then repeat exactly
     _sim.now_ms = lambda: cpu_us() // 1000
-import board, digitalio, keypad, microcontroller, supervisor, usb_cdc, neopixel_write, adafruit_pixelbuf  # noqa
+try:
+    import board, digitalio, keypad, microcontroller, supervisor, usb_cdc, neopixel_write, adafruit_pixelbuf  # noqa
+except MemoryError:  # a heap too small even for the fakes: too small, as for the firmware (below)
+    raise SystemExit(3) from None  # (not sys.exit: a MemoryError mid-import can leave the VM in that module's globals)
 import json, binascii, os  # noqa: E401,F401 (C modules on the chip and the chip VM)
 try:
     import watchdog  # noqa: F401

@@ -1,7 +1,10 @@
-"""settings.toml -> a validated Config. Read once at start-up through a getenv function
-(CircuitPython's os.getenv returns str, or int for plain integers on newer versions, and raises
-ValueError for a value that is neither, such as an unquoted word). Every bad value is reported,
-each on its own console line; the first one's blink code is shown."""
+"""settings.toml -> a validated Config. Read once at start-up through a getenv function that reads
+the file the same on every supported CircuitPython version (pegfw.hardware.typed_getenv): None for
+an absent key, a str for a "quoted string", an int for a bare integer, ValueError for any other
+value (an unquoted word such as `PEGBOARD_THEME = wooden`, true/false, a broken string). Text keys
+must be quoted strings; number keys take an integer, bare or quoted. Every bad value is reported,
+each on its own console line; the first one's blink code is shown (docs/architecture.md, "Reading
+settings.toml", has the whole rule)."""
 
 ORDERS = ("RGB", "GRB", "RBG", "GBR", "BRG", "BGR", "RGBW", "GRBW")
 
@@ -53,11 +56,11 @@ class _Reader:
     def bad(self, code, message):
         self.problems.append((code, "settings.toml: " + message))
 
-    def get(self, key, default=None):
+    def get(self, key, default=None, example='"..."'):
         try:
             v = self.getenv(key)
-        except ValueError:  # CircuitPython: neither a "quoted string" nor an integer
-            self.bad(BLINK_VALUE, '%s is not a quoted string or an integer (write %s = "...")' % (key, key))
+        except ValueError:  # neither a "quoted string" nor an integer, on every version (typed_getenv)
+            self.bad(BLINK_VALUE, "%s is not a quoted string or an integer (write %s = %s)" % (key, key, example))
             return None
         if v is None:
             if default is None:
@@ -66,7 +69,7 @@ class _Reader:
         return v
 
     def number(self, key, lo, hi, default):
-        v = self.get(key, default)
+        v = self.get(key, default, str(default))
         if v is None:
             return default
         try:
@@ -84,7 +87,7 @@ class _Reader:
         if v is None:
             return default
         if not isinstance(v, str) or not v:
-            self.bad(BLINK_VALUE, "%s must be a quoted string" % key)
+            self.bad(BLINK_VALUE, '%s must be a quoted string (write %s = "...")' % (key, key))
             return default
         if choices is not None and v not in choices:
             self.bad(BLINK_VALUE, "%s must be one of %s, not %r" % (key, ", ".join(choices), v))

@@ -36,7 +36,42 @@ FIRST_LIGHT = 0x0C0818  # every pixel while starting: dim violet (~20 mA for 15)
 
 
 def _lookup(name):
-    return getattr(board, name, None) if name else None
+    # a str only: a bare number where a pin name belongs must not reach getattr (a TypeError there
+    # would stop the first light before any blink code could show)
+    return getattr(board, name, None) if name and isinstance(name, str) else None
+
+
+def typed_getenv(getenv, get_setting):
+    # A getenv(key) that reads settings.toml the same on every supported CircuitPython version
+    # (docs/architecture.md, "Reading settings.toml", has the rule and its sources): None for an
+    # absent key, a str for a "quoted string", an int for a bare integer as int(text, 0) reads it,
+    # ValueError for any other value. Up to 10.1 that is os.getenv itself (adafruit/circuitpython
+    # 9.1.0-10.1.4, shared-module/os/getenv.c: a bare value goes through mp_parse_num_integer(text,
+    # base 0), as int(text, 0) does, py/objint.c). From 10.2.0 os.getenv returns every value as a str
+    # (the default for a broken one: 10.2.0-10.2.1, shared-module/os/__init__.c), so
+    # supervisor.get_setting (10.2.0 on, supervisor/shared/settings.c) tells a quoted string (a str)
+    # from the rest (an int, a bool, from 10.3.0-alpha.2 a float, or ValueError), and the rest's bare
+    # text goes through int(text, 0).
+    if get_setting is None:
+        return getenv
+
+    def read(key):
+        try:
+            v = get_setting(key)
+        except ValueError:  # found, but neither a string, an integer nor true/false
+            v = False
+        if v is None or isinstance(v, str):
+            return v
+        text = getenv(key)  # the bare text; None for a broken value (os.getenv's default)
+        if text is None:
+            raise ValueError("%s: not a quoted string or an integer" % key)
+        return int(text, 0)
+
+    return read
+
+
+# every setting is read through this (config.load, the early pixels)
+setting = typed_getenv(os.getenv, getattr(supervisor, "get_setting", None))
 
 
 def settings():
@@ -45,7 +80,7 @@ def settings():
     # imported here, not at the top: once started, the settings code can leave the heap
     from pegfw.config import check_pins, load
 
-    cfg = load(os.getenv)
+    cfg = load(setting)
     check_pins(cfg, _lookup)
     return cfg
 
@@ -99,7 +134,7 @@ def build(cfg, early=None):
 
 def _setting(key):
     try:
-        return os.getenv(key)
+        return setting(key)
     except ValueError:  # malformed: treated as absent here (config reports it)
         return None
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from pegboard.circuitpython import NEWEST_TESTED, OLDEST, supported_range
 from pegboard.cli import Subcommands, UsageError
 
 PRESS_RESET = ("restart the board to run the new firmware: press its RESET button (a Pico has none: unplug "
@@ -21,7 +22,8 @@ def register(sub: Subcommands) -> None:
                     "added (all of them on a new drive, whose settings.toml is empty). First the board is told to "
                     "keep quiet while its files change (a `quiet` request: it stops what runs, reads no file and "
                     "compiles no code); then to restart (a `reset` request on its data port); if it cannot be "
-                    "reached, you are told to press reset.")
+                    "reached, you are told to press reset. Nothing is written unless the drive's boot_out.txt "
+                    "names a CircuitPython version the firmware supports: %s." % supported_range())
     p.add_argument("--drive", help="the mounted CIRCUITPY folder (default: find it)")
     p.add_argument("--board", metavar="NAME",
                    help="the wiring from hardware/boards/NAME.toml (pico-gpio, feather-rp2040-gpio, shift-74hc165; "
@@ -33,6 +35,9 @@ def register(sub: Subcommands) -> None:
                    help="CircuitPython's mpy-cross for the drive's version (default: $PEGBOARD_MPY_CROSS, "
                         "`mpy-cross` on PATH, or one circuitpython-build-tools fetches)")
     p.add_argument("--py", action="store_true", help="copy the modules as .py source, not compiled")
+    p.add_argument("--any-version", action="store_true",
+                   help="deploy onto a newer major version of CircuitPython than the newest tested (%s); "
+                        "a version older than %s is refused all the same" % (NEWEST_TESTED, OLDEST))
     p.add_argument("--port", help="the board's data port for the quiet and restart requests (default: find it)")
     p.add_argument("--no-restart", action="store_true", help="do not restart the board after copying")
     p.set_defaults(func=run)
@@ -67,7 +72,7 @@ def restart(port: str | None) -> str | None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from pegboard.deploy import DeployError, deploy, drive_info, find_drives
+    from pegboard.deploy import DeployError, check_drive, deploy, find_drives
 
     if args.board and args.settings:
         raise UsageError("give --board or --settings, not both")
@@ -81,13 +86,16 @@ def run(args: argparse.Namespace) -> int:
         if len(drives) > 1:
             raise UsageError("several CIRCUITPY drives: choose one with --drive (%s)" % ", ".join(map(str, drives)))
         drive = drives[0]
-    info = drive_info(drive)
-    print("deploying to %s (CircuitPython %s)" % (drive, info.version or "of unknown version"))
+    try:
+        info = check_drive(drive, args.any_version)  # before the board is asked anything
+    except DeployError as e:
+        raise UsageError(str(e)) from None
+    print("deploying to %s (CircuitPython %s)" % (drive, info.version))
     if not args.no_restart:
         quiet(args.port)
     try:
         r = deploy(drive, Path(args.settings) if args.settings else None, args.board, args.mpy_cross,
-                   compile_modules=not args.py)
+                   compile_modules=not args.py, any_version=args.any_version)
     except DeployError as e:
         raise UsageError(str(e)) from None
     for rel in r.written:

@@ -6,6 +6,7 @@ import argparse
 import signal
 import threading
 
+from pegboard.circuitpython import NEWEST_TESTED, OLDEST
 from pegboard.cli import Subcommands, UsageError
 
 
@@ -28,7 +29,7 @@ def register(sub: Subcommands) -> None:
                         "the same core built for a Cortex-M0+ and run in an emulator that counts the "
                         "chip's cycles (both built on first use, docs/chip-runtime.md)")
     p.add_argument("--heap", default=None,
-                   help="MicroPython heap size (default: 192K on the chip and thumb runtimes, as an RP2040 has; 256K "
+                   help="MicroPython heap size (default: 192K on the chip and thumb runtimes, as an RP2040 has; 320K "
                         "on the 64-bit unix VM, whose objects take about twice the room)")
     p.add_argument("--no-chip-time", dest="chip_time", action="store_false", default=None,
                    help="chip and thumb runtimes: do not hold loop passes to the RP2040's watchdog (chip "
@@ -37,6 +38,14 @@ def register(sub: Subcommands) -> None:
     p.add_argument("--link", metavar="PATH", help="keep the symlink to the data port here (default: in the "
                                                   "runtime folder, see docs/simulator.md)")
     p.add_argument("--console", action="store_true", help="echo the firmware's console output to stderr")
+    p.add_argument("--circuitpython", metavar="VERSION", default=NEWEST_TESTED,
+                   help="the CircuitPython version the board runs (default: %s, the newest tested; the firmware "
+                        "supports %s to %s.x). The chip and thumb "
+                        "runtimes read settings.toml as it does: up to 10.1 os.getenv gives a bare integer "
+                        "as an int and raises ValueError for a malformed value; from 10.2.0 it gives every "
+                        "value as a str, and supervisor.get_setting types them. CPython and the unix VM "
+                        "use the PC's os.getenv whatever the version"
+                        % (NEWEST_TESTED, OLDEST, NEWEST_TESTED.split(".")[0]))
     p.set_defaults(func=run)
 
 
@@ -56,7 +65,7 @@ def run(args: argparse.Namespace) -> int:
         link = args.link or runtime_file.data_link_path()
         sim = Simulator(settings=args.settings, runtime=args.runtime, heap=args.heap, link=link,
                         console=args.console, chip_time=args.chip_time if args.runtime in ("chip", "thumb") else None,
-                        **kw)
+                        circuitpython=args.circuitpython, **kw)
     except (SimError, SettingsError, OSError) as e:
         raise UsageError(str(e)) from None
     stop = threading.Event()

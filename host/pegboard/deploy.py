@@ -1,7 +1,8 @@
 """Copy the firmware onto a mounted CIRCUITPY drive, safely: only onto a drive CircuitPython wrote a
-boot_out.txt on, each file written under a temporary name and renamed, only the files the chip
-imports, compiled to .mpy when a CircuitPython mpy-cross for the drive's version is at hand, and
-the maker's own settings kept (pegboard.settings_merge)."""
+boot_out.txt on, naming a version the firmware supports (pegboard.circuitpython), each file written
+under a temporary name and renamed, only the files the chip imports, compiled to .mpy when a
+CircuitPython mpy-cross for the drive's version is at hand, and the maker's own settings kept
+(pegboard.settings_merge)."""
 
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ from pathlib import Path
 
 import pegcore
 
-from pegboard import mpycross
+from pegboard import circuitpython, mpycross
 from pegboard.boards import board_file, board_for_id
 from pegboard.settings_merge import merge_settings
 
@@ -70,6 +71,30 @@ def is_circuitpy(drive: Path) -> bool:
     drive's label can be renamed, so it is not looked at)."""
     text = read_boot_out(drive)
     return text is not None and "CircuitPython" in text.split("\n", 1)[0]
+
+
+def check_drive(drive: Path, any_version: bool = False) -> DriveInfo:
+    """What boot_out.txt says about the drive, once it shows CircuitPython of a version the firmware
+    supports wrote it (pegboard.circuitpython); else DeployError saying what was found."""
+    if not drive.is_dir():
+        raise DeployError("%s is not a mounted folder" % drive)
+    path = drive / "boot_out.txt"
+    try:
+        first = path.read_text(encoding="utf-8", errors="replace").split("\n", 1)[0].strip()
+    except FileNotFoundError:
+        raise DeployError("%s has no boot_out.txt, which CircuitPython writes at every start: not a CIRCUITPY "
+                          "drive (or CircuitPython has not started on it yet): refusing to write" % drive) from None
+    except OSError as e:
+        raise DeployError("cannot read %s (%s), so the drive's CircuitPython version is unknown: refusing to write"
+                          % (path, e.strerror or e)) from None
+    if "CircuitPython" not in first:
+        raise DeployError("%s was not written by CircuitPython (its first line: %r): not a CIRCUITPY drive, "
+                          "refusing to write" % (path, first[:80]))
+    info = drive_info(drive)
+    why = circuitpython.refusal(info.version, any_version)
+    if why is not None:
+        raise DeployError(why)
+    return info
 
 
 def drive_info(drive: Path) -> DriveInfo:
@@ -168,12 +193,8 @@ def choose_settings(drive: Path, board: str | None, settings: Path | None) -> tu
 
 
 def deploy(drive: Path, settings: Path | None = None, board: str | None = None,
-           mpy_cross: str | None = None, compile_modules: bool = True) -> Report:
-    if not drive.is_dir():
-        raise DeployError("%s is not a mounted folder" % drive)
-    if not is_circuitpy(drive):
-        raise DeployError("%s is not a CIRCUITPY drive (no boot_out.txt written by CircuitPython): refusing to write"
-                          % drive)
+           mpy_cross: str | None = None, compile_modules: bool = True, any_version: bool = False) -> Report:
+    check_drive(drive, any_version)
     src_settings, override, label = choose_settings(drive, board, settings)
     files = plan()
     report = Report(settings_from=label)

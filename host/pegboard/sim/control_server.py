@@ -25,7 +25,8 @@ class ControlServer:
         self.commands: dict[str, Handler] = {
             "lift": self.lift, "place": self.place, "fill": self.fill, "clear": self.clear, "set": self.set,
             "press": self.press, "bounce": self.bounce, "power_cycle": self.power_cycle, "hang": self.hang,
-            "unplug": self.unplug, "replug": self.replug, "pixels": self.pixels, "sensors": self.sensors,
+            "unplug": self.unplug, "replug": self.replug, "close_port": self.close_port,
+            "open_port": self.open_port, "pixels": self.pixels, "sensors": self.sensors,
             "status": self.status, "wait_idle": self.wait_idle,
         }
 
@@ -162,6 +163,14 @@ class ControlServer:
     def replug(self, req: dict[str, Any], rid: Any) -> dict[str, Any]:
         self.sim.data.replug()
         return {"connected": True, "data": self.sim.data_path}
+
+    def close_port(self, req: dict[str, Any], rid: Any) -> dict[str, Any]:
+        self.sim.data.close_port()
+        return {"port_open": False}
+
+    def open_port(self, req: dict[str, Any], rid: Any) -> dict[str, Any]:
+        self.sim.data.open_port()
+        return {"port_open": self.sim.data.port_open}
 
     def pixels(self, req: dict[str, Any], rid: Any) -> dict[str, Any]:
         return self.sim.leds.reading()

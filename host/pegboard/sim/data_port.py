@@ -6,6 +6,7 @@ if any, follows it, as udev's stable names follow a real board."""
 from __future__ import annotations
 
 import os
+import select
 from typing import Any, Callable
 
 from pegboard.sim.ptys import close_fds, raw_pty
@@ -21,6 +22,7 @@ class DataPort:
         self.link_path = link_path
         self.to_firmware = to_firmware
         self.connected = True
+        self.port_open = True  # the host holds the port open (DTR): the board's bytes flow to it
         self.master, self._slave, self.path = raw_pty()
         self._pending_tx = bytearray()  # the firmware's bytes the host has not read yet
         self._tx_full = False
@@ -80,6 +82,36 @@ class DataPort:
         self._tx_full = False
         self.rx_room = RX_FIFO
 
+    # -- the host's end of the port -----------------------------------------------------------
+    def close_port(self) -> None:
+        """The host closes the port (after its own close of the pty): DTR drops. What it had not
+        read yet goes back to the board, whose CDC FIFO still held it (usb_cdc keeps the first
+        packet and the newest 256 bytes), and the board's writes stay there until open_port."""
+        if not self.connected or not self.port_open:
+            return
+        self.port_open = False
+        unread = bytearray()
+        while select.select([self._slave], [], [], 0)[0]:
+            try:
+                chunk = os.read(self._slave, 65536)
+            except OSError:
+                break
+            if not chunk:
+                break
+            unread += chunk
+        unread += self._pending_tx
+        self._pending_tx.clear()
+        self.drain()  # nothing waits for the host now: the board's writes are not held back
+        self.to_firmware({"t": "dtr", "v": False, "unread": unread.hex()})
+
+    def open_port(self) -> None:
+        """The host opens the port again: DTR rises, and the first bytes it reads are what the
+        board's FIFO kept meanwhile."""
+        if not self.connected or self.port_open:
+            return
+        self.port_open = True
+        self.to_firmware({"t": "dtr", "v": True})
+
     # -- the cable ---------------------------------------------------------------------------
     def unplug(self) -> None:
         if not self.connected:
@@ -96,6 +128,7 @@ class DataPort:
         self.master, self._slave, self.path = raw_pty()
         self._point_link()
         self.connected = True
+        self.port_open = True  # the host opens the new port
         self.to_firmware({"t": "link", "up": True})
 
     def close(self) -> None:

@@ -25,6 +25,7 @@ class Timers:
     def __init__(self) -> None:
         self._queue: list[tuple[float, int, Callable[[], None]]] = []
         self._order = itertools.count()  # equal times run in the order they were set
+        self.due: float | None = None  # while an action runs: the time it was due
 
     def after(self, seconds: float, action: Callable[[], None]) -> None:
         self._queue.append((time.monotonic() + seconds, next(self._order), action))
@@ -33,8 +34,12 @@ class Timers:
         due = sorted(t for t in self._queue if t[0] <= now)
         if due:
             self._queue = [t for t in self._queue if t[0] > now]
-            for _at, _n, action in due:
-                action()
+            for at, _n, action in due:
+                self.due = at
+                try:
+                    action()
+                finally:
+                    self.due = None
 
 
 class Watchdog:

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from pegboard.boards import shift_wiring_spec
+from pegboard.circuitpython import NEWEST_TESTED
 from pegboard.sim.errors import SimError
 
 DEVICE_DIR = Path(__file__).resolve().parent / "device"
@@ -23,7 +24,9 @@ RUNTIMES = ("cpython", "micropython", "chip", "thumb")
 # the runtimes of MicroPython's core set up as a CircuitPython board (their os.getenv reads settings
 # as settings.toml has them); "thumb" also counts the chip's cycles
 CHIP_RUNTIMES = ("chip", "thumb")
-DEFAULT_HEAP = {"micropython": "256K", "chip": "192K", "thumb": "192K"}
+# the 64-bit unix VM: its objects take about twice the chip's room, and the fakes of the strict
+# CircuitPython modules ~50 KB of it
+DEFAULT_HEAP = {"micropython": "320K", "chip": "192K", "thumb": "192K"}
 # RP2040 time per unit of chipvm's CPU time, for chip time on the "chip" runtime: an ASSUMED ratio,
 # measured on no board (docs/chip-runtime.md, "The x230 factor"). The "thumb" runtime needs none:
 # its CPU time is the emulated chip's (1 x).
@@ -83,19 +86,27 @@ def command(runtime: str, heap: str, vm: str | None, firmware: Path, lib: str) -
 
 
 def environment(runtime: str, settings: dict[str, str | int], board_id: str,
-                shift_wiring: list[tuple[int, str]] | None, chip_time: bool) -> dict[str, str]:
+                shift_wiring: list[tuple[int, str]] | None, chip_time: bool,
+                circuitpython: str = NEWEST_TESTED, raw_settings: dict[str, str] | None = None) -> dict[str, str]:
     """The child's environment: ours without PEGBOARD_* variables, plus the settings (the
-    firmware reads them with os.getenv, as from settings.toml on the chip) and the fakes' own."""
+    firmware reads them with os.getenv, as from settings.toml on the chip), the CircuitPython
+    version to model (PEGBOARD_SIM_CP_VERSION) and the fakes' own. `raw_settings` (the chip
+    runtimes): each value's text as settings.toml has it, read there as `circuitpython` reads it."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("PEGBOARD_")}
     values: dict[str, str | int] = dict(settings)
     values["PEGBOARD_SIM_BOARD"] = board_id
     values["PEGBOARD_SIM_SHIFT_WIRING"] = shift_wiring_spec(shift_wiring)
+    values["PEGBOARD_SIM_CP_VERSION"] = circuitpython
     if chip_time:
         values["PEGBOARD_SIM_CHIP_FACTOR"] = 1 if runtime == "thumb" else CHIP_FACTOR
     for k, v in values.items():
         # the chip VM's os.getenv reads each value as settings.toml has it (a "string" or an
         # integer), as CircuitPython's does; the other runtimes get plain text
         env[k] = json.dumps(v) if runtime in CHIP_RUNTIMES else str(v)
+    if runtime in CHIP_RUNTIMES and raw_settings is not None:
+        for k, text in raw_settings.items():
+            if not k.startswith("PEGBOARD_SIM_"):  # the simulator's own names are not the file's
+                env[k] = text  # as in the file: a malformed value reaches the firmware as on the chip
     return env
 
 

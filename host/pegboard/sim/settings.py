@@ -1,5 +1,8 @@
 """Read a settings.toml the way CircuitPython's os.getenv does: bare keys, "strings", integers, up to
-the first [table]."""
+the first [table]. read_settings types the values (for the simulator's own use and the runtimes
+whose os.getenv is the PC's); raw_settings keeps each value's text as the file has it, for the chip
+runtimes, whose os.getenv and supervisor.get_setting read it as the CircuitPython version they
+model does (pegboard/sim/chipvm/modport.c)."""
 
 from __future__ import annotations
 
@@ -7,15 +10,54 @@ import re
 from pathlib import Path
 
 _LINE = re.compile(r'^\s*([A-Za-z_][A-Za-z0-9_]*)\s*=\s*(.*?)\s*$')
+_KEY = re.compile(r'^[ \t]*([A-Za-z_][A-Za-z0-9_]*)[ \t]*=(.*)$')
 
 
 class SettingsError(ValueError):
     pass
 
 
-def read_settings(path: str | Path) -> dict[str, str | int]:
+def raw_settings(path: str | Path) -> dict[str, str]:
+    """Each key's value text, everything after its "=" (quotes, escapes, a comment), malformed or
+    not: the first line of a key counts, and nothing after the first [table] (CircuitPython reads the
+    file from the top and stops at a key's first line: shared-module/os/getenv.c up to 10.1,
+    supervisor/shared/settings.c from 10.2)."""
+    out: dict[str, str] = {}
+    text = Path(path).read_text(encoding="utf-8", errors="surrogateescape")
+    for line in text.split("\n"):
+        if line.lstrip(" \t\r\f\v").startswith("["):
+            break
+        m = _KEY.match(line)
+        if m and m.group(1) not in out:
+            out[m.group(1)] = m.group(2)
+    return out
+
+
+def read_settings(path: str | Path, strict: bool = True) -> dict[str, str | int]:
+    """The typed values. `strict`: a line that is not KEY = "string" or KEY = integer raises
+    SettingsError; otherwise it is left out (a chip runtime's firmware reports it itself)."""
+    try:
+        return _read_settings(path)
+    except SettingsError:
+        if strict:
+            raise
     out: dict[str, str | int] = {}
-    for n, raw in enumerate(Path(path).read_text(encoding="utf-8").splitlines(), 1):
+    for key, value in raw_settings(path).items():
+        line = "%s = %s" % (key, value)
+        try:
+            out.update(_read_lines(path, [line]))
+        except SettingsError:
+            pass
+    return out
+
+
+def _read_settings(path: str | Path) -> dict[str, str | int]:
+    return _read_lines(path, Path(path).read_text(encoding="utf-8").splitlines())
+
+
+def _read_lines(path: str | Path, lines: list[str]) -> dict[str, str | int]:
+    out: dict[str, str | int] = {}
+    for n, raw in enumerate(lines, 1):
         line = raw.strip()
         if not line or line.startswith("#"):
             continue

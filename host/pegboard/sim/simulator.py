@@ -12,10 +12,12 @@ from __future__ import annotations
 
 import shutil
 import sys
+import time
 from collections import deque
 from pathlib import Path
 from typing import Any
 
+from pegboard import circuitpython as cp_versions
 from pegboard.sim import firmware_child
 from pegboard.sim.control_server import ControlServer
 from pegboard.sim.data_port import DataPort
@@ -24,7 +26,7 @@ from pegboard.sim.event_loop import EventLoop, Handlers, Timers, Watchdog
 from pegboard.sim.firmware_child import DEFAULT_HEAP, RUNTIMES, FirmwareChild, lib_dir
 from pegboard.sim.idle_wait import IdleWaits
 from pegboard.sim.led_chain import LedChain
-from pegboard.sim.settings import read_settings
+from pegboard.sim.settings import raw_settings, read_settings
 
 __all__ = ["Simulator", "SimError"]
 
@@ -54,15 +56,24 @@ class Simulator:
     def __init__(self, firmware: str | Path = DEFAULT_FIRMWARE, settings: str | Path | None = None,
                  runtime: str = "cpython", heap: str | None = None, link: str | None = None,
                  board: str | None = None, console: bool = False, chip_time: bool | None = None,
-                 shift_wiring: list[tuple[int, str]] | None = None) -> None:
+                 shift_wiring: list[tuple[int, str]] | None = None,
+                 circuitpython: str = cp_versions.NEWEST_TESTED) -> None:
         """`runtime`: "cpython", "micropython" (the unix VM), "chip" (chipvm: MicroPython's core
         set up as a CircuitPython board is; see pegboard.sim.chipvm) or "thumb" (the same core built
         for a Cortex-M0+ and run in an emulator that counts its cycles; pegboard.sim.thumbvm).
         `chip_time` (default: on for those two) holds each loop pass to the RP2040's watchdog in chip
         time (thumb: the emulated cycles at 125 MHz; chip: CHIP_FACTOR x its CPU time, an assumed
-        ratio), so a pass too long for the chip resets the simulated board."""
+        ratio), so a pass too long for the chip resets the simulated board.
+        `circuitpython`: the CircuitPython version the board runs, one the firmware supports
+        (pegboard.circuitpython): the chip runtimes read settings.toml as that version does (its
+        os.getenv, and supervisor.get_setting from 10.2.0); CPython and the unix VM have the PC's
+        os.getenv whatever the version (docs/simulator.md, "CircuitPython versions")."""
         if runtime not in RUNTIMES:
             raise SimError("runtime must be one of: " + ", ".join(RUNTIMES))
+        if cp_versions.refusal(circuitpython) is not None:
+            raise SimError("--circuitpython %s: the simulator models the versions the firmware supports, %s"
+                           % (circuitpython, cp_versions.supported_range()))
+        self.circuitpython = circuitpython
         self.firmware = Path(firmware).resolve()
         if not (self.firmware / "code.py").exists():
             raise SimError("%s has no code.py: not a firmware folder" % self.firmware)
@@ -70,8 +81,8 @@ class Simulator:
             raise SimError("%s holds CircuitPython .mpy modules, which only the chip runs: to simulate a drive, "
                            "deploy it with --py" % self.firmware)
         self.settings_path = Path(settings) if settings else self.firmware / "settings.toml"
-        self.settings = read_settings(self.settings_path) if self.settings_path.exists() else {}
         self.runtime = runtime
+        self.settings, self.raw_settings = self._read_settings()
         self.heap = heap or DEFAULT_HEAP.get(runtime, "256K")
         chip = runtime in firmware_child.CHIP_RUNTIMES
         self.chip_time = chip if chip_time is None else chip_time
@@ -87,7 +98,10 @@ class Simulator:
             "adafruit_feather_rp2040" if "feather" in str(self.settings_path) else "raspberry_pi_pico")
         self.shift_wiring = shift_wiring  # 74HC165 chain: (chip, input) per hole; None: as documented
         self.console_echo = console
-        rows = int(self.settings.get("PEGBOARD_ROWS", 5))
+        try:
+            rows = int(self.settings.get("PEGBOARD_ROWS", 5))
+        except ValueError:  # the firmware says what is wrong with it
+            rows = 5
         self.holes = rows * (rows + 1) // 2
         self.pegs = 0    # bit i: a peg in hole i+1, as the sensors read it
         self.button = 0
@@ -146,7 +160,7 @@ class Simulator:
         """Cut the power and start the firmware again; the NVM survives, as on the chip."""
         self._kill_child()
         try:  # the chip reads settings.toml afresh at every start (a deploy may have changed it)
-            self.settings = read_settings(self.settings_path) if self.settings_path.exists() else {}
+            self.settings, self.raw_settings = self._read_settings()
         except (OSError, ValueError) as e:
             self.console.append("[settings.toml unreadable, the old settings kept: %s]" % e)
         self.resets += 1
@@ -155,10 +169,21 @@ class Simulator:
         self.idle_waits.forget()
         self._spawn()
 
+    def _read_settings(self) -> tuple[dict[str, str | int], dict[str, str] | None]:
+        """(the typed values, each value's text for a chip runtime). The chip runtimes take any
+        value, as the chip does, and the firmware judges it; the others have the PC's os.getenv,
+        which hands every value over as text, so a value neither "quoted" nor an integer is refused
+        here (SettingsError) rather than passed on as if it were quoted."""
+        if not self.settings_path.exists():
+            return {}, None
+        if self.runtime in firmware_child.CHIP_RUNTIMES:
+            return read_settings(self.settings_path, strict=False), raw_settings(self.settings_path)
+        return read_settings(self.settings_path), None
+
     def _spawn(self) -> None:
         cmd = firmware_child.command(self.runtime, self.heap, self.chip_vm, self.firmware, self._lib)
         env = firmware_child.environment(self.runtime, self.settings, self.board_id, self.shift_wiring,
-                                         self.chip_time)
+                                         self.chip_time, self.circuitpython, self.raw_settings)
         self.child = FirmwareChild(cmd, env, self.firmware)
         self.watchdog.set(0)  # off until the firmware sets it
         self.data.power_on()
@@ -190,7 +215,11 @@ class Simulator:
         return [h for h in range(1, self.holes + 1) if self.pegs >> (h - 1) & 1]
 
     def _send_pins(self) -> None:
-        self.to_firmware({"t": "pins", "s": self.pegs, "b": self.button})
+        # "at": when the pins changed (a timer's due time: a bounce's chatter keeps its spacing even
+        # when the timer runs late), on the clock the child's fakes read too (the PC's monotonic
+        # clock in ms): the fake keypad's scans before then read the old levels
+        at = self.timers.due if self.timers.due is not None else time.monotonic()
+        self.to_firmware({"t": "pins", "s": self.pegs, "b": self.button, "at": int(at * 1000)})
 
     # -- what the firmware says --------------------------------------------------------------
     def _from_child(self) -> None:
@@ -201,6 +230,10 @@ class Simulator:
         if got is None:
             self.console.append("[firmware stopped, exit code %s]" % child.exit_code())
             self._kill_child()
+            if self.runtime == "thumb" and self.chip_time:
+                # the emulator that kept the watchdog in chip time is gone; an armed watchdog (code.py
+                # ended by an exception leaves it so) now fires at its own timeout, not the backstop's
+                self.watchdog.timeout_ms //= PC_BACKSTOP
             return
         for item in got:
             if self.child is not child:

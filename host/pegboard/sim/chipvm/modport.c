@@ -1,6 +1,7 @@
 // What a CircuitPython board has in C that the firmware (or the simulator's fakes) use, as this
 // port's modules: open(), time (CircuitPython's: monotonic, no ticks), os (getenv as CircuitPython
-// reads settings.toml), binascii; and _vmhost, the simulator's own door to the PC (not on a chip).
+// reads settings.toml, each version's way), binascii; and _vmhost, the simulator's own door to the
+// PC (not on a chip), which also carries supervisor.get_setting for the fake supervisor module.
 #include <errno.h>
 #include <fcntl.h>
 #include <string.h>
@@ -218,52 +219,163 @@ const mp_obj_module_t mp_module_time = {
 };
 MP_REGISTER_MODULE(MP_QSTR_time, mp_module_time);
 
-// ---- os: getenv as CircuitPython reads settings.toml, the working folder, listdir ----
+// ---- settings.toml as CircuitPython reads it: os.getenv, and supervisor.get_setting from 10.2 ----
+// The simulator hands each setting over as its line's text after the "=" (as in the file: quotes,
+// escapes, a comment and all) in an environment variable of the key's name, and the CircuitPython
+// version to model in PEGBOARD_SIM_CP_VERSION ("10.2.1"), both read at every call. Sources modelled
+// (adafruit/circuitpython): 9.1.0-10.1.4 shared-module/os/getenv.c; 10.2.0-10.2.1
+// shared-module/os/__init__.c (os.getenv), supervisor/shared/settings.c and
+// shared-bindings/supervisor/__init__.c (get_setting).
 
-// CircuitPython's os.getenv: a "quoted" value is a str, a plain integer an int, and anything else
-// raises ValueError. The simulator hands each setting over as its settings.toml text in an
-// environment variable of the same name.
-STATIC mp_obj_t os_getenv(size_t n_args, const mp_obj_t *args) {
-    const char *key = mp_obj_str_get_str(args[0]);
-    const char *raw = getenv(key);
-    if (raw == NULL) {
-        return n_args > 1 ? args[1] : mp_const_none;
+// unset: the newest supported version (host/pegboard/circuitpython.py, NEWEST_TESTED)
+#define CP_VERSION_NEWEST 100201
+#define CP_VERSION_TYPED 100200  // 10.2.0: os.getenv returns str only; supervisor.get_setting
+
+// PEGBOARD_SIM_CP_VERSION as major * 10000 + minor * 100 + patch ("10.2.1" -> 100201; a leading
+// quote, as the chip runtimes' own values come, is skipped). Read before the setting itself:
+// thumbvm's getenv keeps one value at a time.
+STATIC int cp_version(void) {
+    const char *v = getenv("PEGBOARD_SIM_CP_VERSION");
+    if (v == NULL) {
+        return CP_VERSION_NEWEST;
     }
-    while (*raw == ' ' || *raw == '\t') {
-        raw++;
+    while (*v == '"' || *v == ' ') {
+        v++;
     }
-    if (*raw == '"') {
-        vstr_t v;
-        vstr_init(&v, 16);
-        for (const char *p = raw + 1;; p++) {
-            if (*p == 0) {
-                mp_raise_msg_varg(&mp_type_ValueError, MP_ERROR_TEXT("%s: unterminated string"), key);
+    int parts[3] = {0, 0, 0};
+    for (int i = 0; i < 3; i++) {
+        if (*v < '0' || *v > '9') {
+            return i == 0 ? CP_VERSION_NEWEST : parts[0] * 10000 + parts[1] * 100 + parts[2];
+        }
+        while (*v >= '0' && *v <= '9') {
+            parts[i] = parts[i] * 10 + (*v++ - '0');
+        }
+        if (*v == '.') {
+            v++;
+        }
+    }
+    return parts[0] * 10000 + parts[1] * 100 + parts[2];
+}
+
+STATIC mp_obj_t cp_version_obj(void) {
+    int v = cp_version();
+    mp_obj_t t[3] = {MP_OBJ_NEW_SMALL_INT(v / 10000), MP_OBJ_NEW_SMALL_INT(v / 100 % 100),
+                     MP_OBJ_NEW_SMALL_INT(v % 100)};
+    return mp_obj_new_tuple(3, t);
+}
+
+typedef enum { SETTING_OK, SETTING_NOT_FOUND, SETTING_BAD } setting_err_t;
+
+STATIC bool is_space(char c) {  // consume_whitespace's test: unichar_isspace, a newline ends the line
+    return c != 0 && c != '\n' && unichar_isspace((unichar)(byte)c);
+}
+
+STATIC int hex_digit(char c) {
+    return c >= '0' && c <= '9' ? c - '0' : (c | 0x20) >= 'a' && (c | 0x20) <= 'f' ? (c | 0x20) - 'a' + 10 : -1;
+}
+
+// The value CircuitPython's reader takes from `p`, the text after "=" (read_value in both sources):
+// a "string" (*quoted; escapes \b \r \n \t \v \f \uXXXX \UXXXXXXXX undone, any other escaped byte
+// itself), else the bare text up to a '#' or the end. SETTING_BAD: a string without its closing
+// quote, with anything but a comment after it, or with a bad \u escape; 10.2 also refuses an empty
+// bare value and trims a bare value's trailing spaces, tabs and \r (9.x keeps them).
+STATIC setting_err_t read_value(const char *p, bool v10_2, vstr_t *out, bool *quoted) {
+    while (is_space(*p)) {
+        p++;
+    }
+    *quoted = *p == '"';
+    if (!*quoted) {
+        if (v10_2 && (*p == 0 || *p == '\n')) {
+            return SETTING_BAD;
+        }
+        size_t trailing = 0;
+        for (; *p != 0 && *p != '\n' && *p != '#'; p++) {
+            vstr_add_byte(out, *p);
+            trailing = (*p == ' ' || *p == '\t' || *p == '\r') ? trailing + 1 : 0;
+        }
+        if (v10_2) {
+            out->len -= trailing;
+        }
+        return SETTING_OK;
+    }
+    for (p++;; p++) {
+        char c = *p;
+        if (c == 0 || c == '\n') {
+            return SETTING_BAD;
+        }
+        if (c == '"') {
+            for (p++; is_space(*p); p++) {
             }
-            if (*p == '"') {
-                break;
-            }
-            if (*p == '\\' && p[1] != 0) {
-                p++;
-                vstr_add_byte(&v, *p == 'n' ? '\n' : *p == 't' ? '\t' : *p);
-            } else {
-                vstr_add_byte(&v, *p);
+            return *p == 0 || *p == '\n' || *p == '#' ? SETTING_OK : SETTING_BAD;
+        }
+        if (c == '\\') {
+            c = *++p;
+            switch (c) {
+                case 0:
+                case '\n':
+                    return SETTING_BAD;
+                case 'b': c = '\b'; break;
+                case 'r': c = '\r'; break;
+                case 'n': c = '\n'; break;
+                case 't': c = '\t'; break;
+                case 'v': c = '\v'; break;
+                case 'f': c = '\f'; break;
+                case 'u':
+                case 'U': {
+                    int n = c == 'u' ? 4 : 8;
+                    unsigned long code = 0;
+                    for (int i = 0; i < n; i++) {
+                        int d = hex_digit(*++p);
+                        if (d < 0) {
+                            return SETTING_BAD;
+                        }
+                        code = code * 16 + d;
+                    }
+                    if (code >= 0x110000) {
+                        return SETTING_BAD;
+                    }
+                    vstr_add_char(out, (unichar)code);
+                    continue;
+                }
+                default:
+                    break;  // any other escaped byte stands for itself
             }
         }
+        vstr_add_byte(out, c);
+    }
+}
+
+STATIC setting_err_t setting_of(const char *key, bool v10_2, vstr_t *out, bool *quoted) {
+    const char *raw = getenv(key);
+    return raw == NULL ? SETTING_NOT_FOUND : read_value(raw, v10_2, out, quoted);
+}
+
+// CircuitPython's os.getenv. Up to 10.1: a "string" is a str, a bare value goes through
+// mp_parse_num_integer(..., base 0) (an int, or ValueError), a broken value raises ValueError.
+// From 10.2: every value is a str (a bare one as its text), and a broken one gives the default.
+STATIC mp_obj_t os_getenv(size_t n_args, const mp_obj_t *args) {
+    bool v10_2 = cp_version() >= CP_VERSION_TYPED;
+    const char *key = mp_obj_str_get_str(args[0]);
+    mp_obj_t default_ = n_args > 1 ? args[1] : mp_const_none;
+    vstr_t v;
+    vstr_init(&v, 16);
+    bool quoted;
+    setting_err_t r = setting_of(key, v10_2, &v, &quoted);
+    if (r == SETTING_NOT_FOUND || (r == SETTING_BAD && v10_2)) {
+        vstr_clear(&v);
+        return default_;
+    }
+    if (r == SETTING_BAD) {
+        vstr_clear(&v);
+        // a broken string: CircuitPython's message names the byte it met ("Invalid byte ..."); this one the key
+        mp_raise_msg_varg(&mp_type_ValueError, MP_ERROR_TEXT("%s: invalid value in settings.toml"), key);
+    }
+    if (quoted || v10_2) {
         return mp_obj_new_str_from_vstr(&mp_type_str, &v);
     }
-    const char *end = raw + strlen(raw);
-    while (end > raw && (end[-1] == ' ' || end[-1] == '\t')) {
-        end--;
-    }
-    const char *d = raw + (*raw == '-' || *raw == '+');
-    bool digits = d < end;
-    for (const char *p = d; p < end; p++) {
-        digits = digits && *p >= '0' && *p <= '9';
-    }
-    if (!digits) {
-        mp_raise_msg_varg(&mp_type_ValueError, MP_ERROR_TEXT("Invalid value for %s"), key);
-    }
-    return mp_parse_num_integer(raw, end - raw, 10, NULL);
+    mp_obj_t n = mp_parse_num_integer(v.buf, v.len, 0, NULL);
+    vstr_clear(&v);
+    return n;
 }
 STATIC MP_DEFINE_CONST_FUN_OBJ_VAR_BETWEEN(os_getenv_obj, 1, 2, os_getenv);
 
@@ -439,7 +551,92 @@ STATIC mp_obj_t vmhost_read(mp_obj_t fd_in, mp_obj_t n_in) {
 }
 STATIC MP_DEFINE_CONST_FUN_OBJ_2(vmhost_read_obj, vmhost_read);
 
+// get_setting(key, default=None): CircuitPython 10.2's supervisor.get_setting (settings_get_obj in
+// supervisor/shared/settings.c): a "string" is a str; a bare value is True/False for exactly
+// true/false, else an int as C's strtol(text, &end, 0) reads it with nothing but spaces after
+// (a 32-bit long, as the RP2040's; at most 15 bytes: get_int's 16-byte buffer); anything else
+// raises ValueError. The fake supervisor module offers it for 10.2.0 and later only
+// (pegboard/sim/device/supervisor.py). The floats of 10.3.0-alpha.2 and later are not modelled: the
+// firmware reads a float as it reads any bare value that is not a quoted string
+// (pegfw.hardware.typed_getenv).
+STATIC bool strtol_0(const char *s, size_t len, mp_int_t *value) {
+    const char *p = s, *end = s + len;
+    bool neg = false;
+    while (p < end && unichar_isspace((unichar)(byte)*p)) {
+        p++;
+    }
+    if (p < end && (*p == '+' || *p == '-')) {
+        neg = *p++ == '-';
+    }
+    int base = 10;
+    if (p + 1 < end && p[0] == '0' && (p[1] | 0x20) == 'x' && p + 2 < end && hex_digit(p[2]) >= 0) {
+        base = 16;
+        p += 2;
+    } else if (p < end && p[0] == '0') {
+        base = 8;
+    }
+    const char *digits = p;
+    long long n = 0;
+    for (; p < end; p++) {
+        int d = hex_digit(*p);
+        if (d < 0 || d >= base) {
+            break;
+        }
+        if (n <= 0x80000000LL) {
+            n = n * base + d;
+        }
+    }
+    if (p == digits) {
+        return false;
+    }
+    while (p < end && unichar_isspace((unichar)(byte)*p)) {
+        p++;
+    }
+    if (p != end) {
+        return false;
+    }
+    n = neg ? -n : n;
+    *value = (mp_int_t)(n > 0x7fffffffLL ? 0x7fffffffLL : n < -0x80000000LL ? -0x80000000LL : n);
+    return true;
+}
+
+STATIC mp_obj_t vmhost_get_setting(size_t n_args, const mp_obj_t *args) {
+    const char *key = mp_obj_str_get_str(args[0]);
+    vstr_t v;
+    vstr_init(&v, 16);
+    bool quoted;
+    setting_err_t r = setting_of(key, true, &v, &quoted);
+    if (r == SETTING_NOT_FOUND) {
+        vstr_clear(&v);
+        return n_args > 1 ? args[1] : mp_const_none;
+    }
+    if (r == SETTING_OK && quoted) {
+        return mp_obj_new_str_from_vstr(&mp_type_str, &v);
+    }
+    mp_obj_t out = MP_OBJ_NULL;
+    mp_int_t n;
+    if (r == SETTING_OK && v.len < 16) {
+        vstr_null_terminated_str(&v);
+        if (strcmp(v.buf, "true") == 0 || strcmp(v.buf, "false") == 0) {
+            out = mp_obj_new_bool(v.buf[0] == 't');
+        } else if (strtol_0(v.buf, v.len, &n)) {
+            out = mp_obj_new_int(n);
+        }
+    }
+    vstr_clear(&v);
+    if (out == MP_OBJ_NULL) {
+        mp_raise_ValueError(MP_ERROR_TEXT("Invalid value"));
+    }
+    return out;
+}
+STATIC MP_DEFINE_CONST_FUN_OBJ_VAR_BETWEEN(vmhost_get_setting_obj, 1, 2, vmhost_get_setting);
+
+// circuitpython(): the CircuitPython version the simulator models, as (major, minor, patch)
+STATIC MP_DEFINE_CONST_FUN_OBJ_0(vmhost_circuitpython_obj, cp_version_obj);
+
 STATIC const mp_rom_map_elem_t vmhost_globals_table[] = {
+    { MP_ROM_QSTR(MP_QSTR_get_setting), MP_ROM_PTR(&vmhost_get_setting_obj) },
+    { MP_ROM_QSTR(MP_QSTR_circuitpython), MP_ROM_PTR(&vmhost_circuitpython_obj) },
     { MP_ROM_QSTR(MP_QSTR___name__), MP_ROM_QSTR(MP_QSTR__vmhost) },
     { MP_ROM_QSTR(MP_QSTR_ticks_ms), MP_ROM_PTR(&vmhost_ticks_ms_obj) },
     { MP_ROM_QSTR(MP_QSTR_cpu_us), MP_ROM_PTR(&vmhost_cpu_us_obj) },

@@ -21,3 +21,6 @@ for _n, _g in BOARDS.get(board_id, BOARDS["raspberry_pi_pico"]).items():
     if _g not in _pins:
         _pins[_g] = Pin(_g, _n)
     globals()[_n] = _pins[_g]
+# the tables of every board, and these names, are not the real module's: off the simulated heap
+del BOARDS, _pins, _n, _g
+__import__("sys").modules.pop("pinnames", None)

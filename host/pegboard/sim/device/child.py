@@ -33,5 +33,10 @@ try:
 except OSError:
     pass
 _sim.boot_done()
-_run("code.py")
+try:
+    _run("code.py")
+except BaseException as e:  # what CircuitPython does after code.py (the watchdog) sees it too
+    _sim.code_done(e)
+    raise
+_sim.code_done(None)
 _sim.send({"t": "done"})

@@ -1,184 +1,272 @@
-# Fake `keypad` with the real semantics: scanning every `interval` independent of the Python
-# loop's pace (caught up whenever Python looks), a bounded event queue with an overflow flag,
-# reset() reporting held keys as pressed again, and ShiftRegisterKeys reading its keys in the
-# order the chips shift them out (so a wrongly documented wiring shows up as wrong holes).
-import os
-
+# Fake `keypad` with the real semantics (adafruit/circuitpython shared-module/keypad/*.c and
+# shared-bindings/keypad/*.c): scanning in the background every `interval`, independent of the
+# Python loop's pace (here: every scan due is caught up whenever Python looks, each with the pin
+# levels of its time, chatter and all), debounce counters, a bounded event queue with an overflow
+# flag, reset() (as the modelled CircuitPython version has it), value_when_pressed and the pulls
+# on the simulated board's wiring, pins claimed until deinit(), and ShiftRegisterKeys reading its
+# keys in the order the chips shift them out (so a wrongly documented wiring shows up as wrong
+# holes).
 import _sim
-import board
 from supervisor import ticks_ms
-
-_LETTERS = "ABCDEFGH"
-
-
-def shift_key_of_hole():
-    """For each hole (index 0..), the key number keypad.ShiftRegisterKeys gives its sensor, from
-    the wiring the simulator was told (PEGBOARD_SIM_SHIFT_WIRING: "1H,1G,..." = chip and input
-    per hole; chip 1 drives the data pin, chip 2 shifts into chip 1's SER, ...). The chips
-    shift out input H first, then G .. A, then the next chip's: key 0 is chip 1's H."""
-    spec = os.getenv("PEGBOARD_SIM_SHIFT_WIRING")
-    if not spec:
-        raise ValueError("the simulator gave no 74HC165 wiring (PEGBOARD_SIM_SHIFT_WIRING)")
-    out = []
-    for item in spec.split(","):
-        chip, letter = int(item[:-1]), item[-1]
-        out.append((chip - 1) * 8 + 7 - _LETTERS.index(letter))
-    return out
 
 
 class Event:
-    def __init__(self, key_number=0, pressed=True, timestamp=0):
-        self.key_number = key_number
-        self.pressed = pressed
-        self.released = not pressed
-        self.timestamp = timestamp
+    """A key's transition. Its fields are read-only, as the real Event's (shared-bindings/keypad/
+    Event.c); equal when key_number and pressed are (the timestamp is not compared)."""
+
+    def __init__(self, key_number=0, pressed=True, timestamp=None):
+        if key_number < 0:
+            raise ValueError("key_number must be >= 0")
+        self._k = key_number
+        self._p = bool(pressed)
+        self._t = ticks_ms() if timestamp is None else timestamp
+
+    key_number = property(lambda self: self._k)
+    pressed = property(lambda self: self._p)
+    released = property(lambda self: not self._p)
+    timestamp = property(lambda self: self._t)
 
     def __eq__(self, other):
-        return self.key_number == other.key_number and self.pressed == other.pressed
+        return isinstance(other, Event) and self._k == other._k and self._p == other._p
+
+    def __hash__(self):
+        return self._p << 15 | self._k
 
     def __repr__(self):
-        return "<Event: key_number %d %s>" % (self.key_number, "pressed" if self.pressed else "released")
+        return "<Event: key_number %d %s>" % (self._k, "pressed" if self._p else "released")
 
 
 class EventQueue:
-    """`scan()` catches the keys up (and returns when they last scanned); `pending` is the list
-    the keys append their events to (both given by the keys: CircuitPython's queue has no public
-    way in, and the fake must not add one the firmware could come to rely on)."""
+    """A scanner's events (shared-module/keypad/EventQueue.c): at most max_events; a scan that
+    finds it full loses its event and sets `overflowed`. `sync()` catches the scanner up to now
+    (returning the time, clock_ms); `pending` (the events, and last the overflow flag) is shared
+    with the scanner, which fills it: CircuitPython's queue has no public way in, and the fake
+    must not add one the firmware could come to rely on."""
 
-    def __init__(self, scan, pending):
-        self._scan = scan
+    def __init__(self, sync, pending):
+        self._sync = sync
         self._q = pending
-        self.overflowed = False
 
     def get(self):
-        scanned_at = self._scan()
-        if not self._q:
-            _sim.idle(scanned_at)
-            return None
-        k, p, ts = self._q.pop(0)
-        return Event(k, p, ts)
+        ev = Event()
+        return ev if self.get_into(ev) else None
 
     def get_into(self, event):
-        scanned_at = self._scan()
-        if not self._q:
-            _sim.idle(scanned_at)
+        if not isinstance(event, Event):
+            raise TypeError("event must be of type Event, not %s" % type(event).__name__)
+        at = self._sync()
+        q = self._q
+        if len(q) == 1:
+            _sim.idle(at)
             return False
-        k, p, ts = self._q.pop(0)
-        event.key_number, event.pressed, event.released, event.timestamp = k, p, not p, ts
+        # "construct" into the given event, as common_hal_keypad_eventqueue_get_into does
+        event._k, event._p, event._t = q.pop(0)
         return True
 
     def clear(self):
-        del self._q[:]  # the keys hold the same list
-        self.overflowed = False
+        self._sync()
+        self._q[:] = [False]
+
+    @property
+    def overflowed(self):
+        self._sync()
+        return self._q[-1]
 
     def __len__(self):
-        self._scan()
-        return len(self._q)
+        self._sync()
+        # before 9.2.7 len() gave the ring buffer's bytes: 2 + 4 (a pointer) an event
+        # (shared-module/keypad/EventQueue.c, common_hal_keypad_eventqueue_get_length; fixed in 9.2.7)
+        return (len(self._q) - 1) * (1 if _sim.cp_version() >= (9, 2, 7) else 6)
 
     def __bool__(self):
-        return len(self) > 0
+        self._sync()
+        return len(self._q) > 1
 
 
-class _Keys:
-    def __init__(self, count, source, value_when_pressed, interval, max_events, debounce_threshold=1):
-        self.key_count = count
-        # keypad's debounce (shared-module/keypad/__init__.c): a counter per key moves one step
-        # towards what each scan reads; a change is reported when it crosses zero
-        self._threshold = max(1, debounce_threshold)
-        self._counter = [-self._threshold] * count
-        self._unsettled = 0  # keys whose counter is between the ends
-        self._source = source  # "sensors" or "button"
-        self._interval = max(1, int(interval * 1000))
-        self._reported = 0
-        self._last_scan = ticks_ms()
-        self._pending = []
-        self._max_events = max_events
-        self.events = EventQueue(self._scan, self._pending)
-        # the fake pins read pegs directly as "pressed", whatever the polarity wiring is
-        self.value_when_pressed = value_when_pressed
-        self._key_of_hole = None  # sensors wired in another order than hole order (shift registers)
+class _Scanner:
+    """What every scanner shares (shared-module/keypad/__init__.c). It scans in the background on
+    the chip's tick (1/1024 s), every int(interval * 1024) ticks from its construction or last
+    reset(), reading every key; a key's counter steps towards what it reads and reports a change
+    when it crosses zero (keypad_debounce), so debounce_threshold consecutive readings make an
+    event, stamped with the scan's supervisor.ticks_ms. Here the scans run whenever the firmware
+    looks (any method, any property) and whenever the sensors change: every scan due since the
+    last one, each with the levels of its time (_sim.clock_ms). Subclasses give `_read()`: bit k
+    set, key k reads pressed."""
 
-    def _raw(self):
-        _sim.pump()
-        if self._source == "button":
-            return _sim.button & 1
-        pegs = _sim.sensors
-        if self._key_of_hole is None:
-            return pegs & ((1 << self.key_count) - 1)
-        keys = 0
-        for hole, key in enumerate(self._key_of_hole):
-            if pegs >> hole & 1 and key < self.key_count:  # keys past key_count are never shifted in
-                keys |= 1 << key
-        return keys
+    def __init__(self, pins, key_count, interval, max_events, debounce_threshold):
+        # the checks of shared-bindings/keypad/Keys.c and its siblings (py/argcheck.c's messages)
+        if interval < 0:
+            raise ValueError("interval must be >= 0")
+        if max_events < 1:
+            raise ValueError("max_events must be >= 1")
+        if not 1 <= debounce_threshold <= 127:
+            raise ValueError("debounce_threshold must be 1-127")
+        _sim.claim(pins)  # as the DigitalInOut each pin gets (common_hal_digitalio_digitalinout_construct)
+        self._pins = pins
+        self._n = key_count
+        self._all = (1 << key_count) - 1
+        self._th = debounce_threshold
+        # a new counter array is zeroed (m_malloc_without_collect; py/gc.c clears what it allocates),
+        # so the first scans adopt what they read without an event: a key held at construction is
+        # reported by reset() only
+        self._count = [0] * key_count
+        self._top = 0      # keys whose counter is +threshold (reported pressed, steady)
+        self._bottom = 0   # ... -threshold (reported released, steady)
+        # interval_ticks = int(interval * 1024) ticks of 1/1024 s (0: a scan every tick), in 1/1024 ms
+        self._step = (int(interval * 1024) or 1) * 1000
+        self._seen = -1    # the _sim.pins_version _want was read at
+        self._max = max_events
+        self._q = [False]  # type: list  # the events, then the overflow flag
+        self._events = EventQueue(self._sync, self._q)
+        self._hook = self._catch_up
+        _sim.scanners.append(self._hook)  # keypad_register_scanner
+        self._next = self._frac = 0  # the next scan: ms since boot, and 1/1024 ms
+        self._scan_now(_sim.clock_ms())  # keypad_construct_common scans at once
 
-    def _put(self, key, pressed, ts):
-        if len(self._pending) >= self._max_events:
-            self.events.overflowed = True  # dropped, like the real queue
-            return
-        self._pending.append((key, pressed, ts))
+    def _read(self):
+        return 0  # (KeyMatrix: the simulated board has no key matrix)
 
-    def _scan(self):
-        """Scan if an interval has passed since the last scan; return when the last scan was."""
-        now = ticks_ms()
-        elapsed = (now - self._last_scan) & ((1 << 29) - 1)
-        if elapsed < self._interval:
-            return self._last_scan
-        self._last_scan = now
-        raw = self._raw()
-        todo = (raw ^ self._reported) | self._unsettled
+    def _wanted(self):
+        if self._seen != _sim.pins_version:
+            self._seen = _sim.pins_version
+            self._want = self._read()
+        return self._want
+
+    def _scan(self, ms):
+        want = self._wanted()
+        todo = ((want & ~self._top) | (~want & ~self._bottom)) & self._all
+        th = self._th
+        count = self._count
+        q = self._q
         k = 0
-        top = self._threshold
         while todo:
             if todo & 1:
-                c = self._counter[k]
                 bit = 1 << k
-                if raw & bit:
-                    if c < top:
-                        c += 1
-                        if c == 0:
-                            c = top
-                            self._reported |= bit
-                            self._put(k, True, now)
-                elif c > -top:
-                    c -= 1
-                    if c == 0:
-                        c = -top
-                        self._reported &= ~bit
-                        self._put(k, False, now)
-                self._counter[k] = c
-                if c == top or c == -top:
-                    self._unsettled &= ~bit
-                else:
-                    self._unsettled |= bit
+                c = count[k] + (1 if want & bit else -1)
+                if c == 0:  # keypad_debounce: a change, recorded unless the queue is full
+                    c = th if want & bit else -th
+                    if len(q) > self._max:
+                        q[-1] = True
+                    else:
+                        q.insert(-1, (k, c > 0, _sim.ticks_of(ms)))
+                count[k] = c
+                self._top = self._top | bit if c == th else self._top & ~bit
+                self._bottom = self._bottom | bit if c == -th else self._bottom & ~bit
             todo >>= 1
             k += 1
+
+    def _advance(self, scans):
+        f = self._frac + scans * self._step
+        self._next += f >> 10
+        self._frac = f & 1023
+
+    def _scan_now(self, ms):
+        # keypad_scan_now: the next scan one interval from now, then this one
+        self._next, self._frac = ms, 0
+        self._advance(1)
+        self._scan(ms)
+
+    def _catch_up(self, until):
+        """Make every scan due at `until` (clock_ms) or before."""
+        while self._pins is not None and self._next <= until:
+            want = self._wanted()
+            if not ((want & ~self._top) | (~want & ~self._bottom)) & self._all:
+                # every scan from here to `until` reads what the last one did: skip them, on schedule
+                d = until - self._next + 1
+                self._advance((d * 1024 - self._frac + self._step - 1) // self._step)
+                return
+            self._scan(self._next)
+            self._advance(1)
+
+    def _sync(self):
+        _sim.pump()  # the sensor changes so far (each catches the scanners up to its time)
+        now = _sim.clock_ms()
+        self._catch_up(now)
         return now
 
+    def _check(self):
+        if self._pins is None:
+            raise ValueError(_sim.DEINITIALIZED)
+
+    @property
+    def events(self):
+        self._check()
+        return self._events
+
+    @property
+    def key_count(self):
+        self._check()
+        return self._n
+
     def reset(self):
-        self._reported = 0  # every held key reports pressed again, after the debounce
-        self._counter = [-self._threshold] * self.key_count
-        self._unsettled = 0
-        self._last_scan = (ticks_ms() - self._interval) & ((1 << 29) - 1)
+        """common_hal_keypad_generic_reset: every counter to -threshold ("released"), then a scan at
+        once: a held key is reported pressed (after debounce_threshold scans). Before 9.2.1 the
+        counters went to +threshold ("pressed"): a held key said nothing and every free key was
+        reported released (adafruit/circuitpython c5a929e, "fix keys.*.reset() behavior to send
+        pressed instead of released events", first in 9.2.1)."""
+        self._check()
+        now = self._sync()
+        old = _sim.cp_version() < (9, 2, 1)
+        self._count = [self._th if old else -self._th] * self._n
+        self._top = self._all if old else 0
+        self._bottom = 0 if old else self._all
+        self._scan_now(now)
 
     def deinit(self):
-        pass
+        """Stop scanning and release the pins; the EventQueue keeps what it holds."""
+        if self._pins is not None:
+            self._sync()
+            _sim.scanners.remove(self._hook)
+            for p in self._pins:
+                _sim.release(p)
+            self._pins = None
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *args):
+        self.deinit()
 
 
-class Keys(_Keys):
-    def __init__(self, pins, *, value_when_pressed, pull=True, interval=0.02, max_events=64,
+class Keys(_Scanner):
+    """One pin a key (shared-bindings/keypad/Keys.c, shared-module/keypad/Keys.c): key k pressed
+    while its pin reads value_when_pressed; `pull` turns on the pin's pull towards the other level
+    (up for value_when_pressed=False). A wrong value_when_pressed inverts every key, as on the
+    chip: the sensors drive their pins (low with a peg), so every empty hole reads "pressed"."""
+
+    def __init__(self, pins, *, value_when_pressed, pull=True, interval=0.020, max_events=64,
                  debounce_threshold=1):
-        button = getattr(board, _sim.BUTTON_PIN or "", None)
-        src = "button" if len(pins) == 1 and button is not None and pins[0] is button else "sensors"
-        _Keys.__init__(self, len(pins), src, value_when_pressed, interval, max_events, debounce_threshold)
+        pins = list(pins)
+        for i in range(len(pins)):
+            if pins[i] in pins[i + 1:]:  # (sic: Keys' check names row_pins too)
+                raise TypeError("row_pins contains duplicate pins")
+        self._vwp = bool(value_when_pressed)
+        self._pull = ("down" if self._vwp else "up") if pull else None
+        self._src = [_sim.source_of(p) for p in pins]
+        # the usual wiring, key k the sensor of hole k+1: read in one expression
+        self._holes = self._src == [("hole", k) for k in range(len(pins))]
+        _Scanner.__init__(self, pins, len(pins), interval, max_events, debounce_threshold)
+
+    def _read(self):
+        if self._holes:
+            high = ~_sim.sensors  # the sensors' outputs: low with a peg
+        else:
+            high = 0
+            for k in range(self._n):
+                if _sim.level(self._src[k], self._pull):
+                    high |= 1 << k
+        return (high if self._vwp else ~high) & self._all
 
 
-class ShiftRegisterKeys(_Keys):
-    def __init__(self, *, clock, data, latch, key_count, value_when_pressed, value_to_latch=True,
-                 interval=0.02, max_events=64, debounce_threshold=1):
-        _Keys.__init__(self, key_count, "sensors", value_when_pressed, interval, max_events, debounce_threshold)
-        self._key_of_hole = shift_key_of_hole()
+def ShiftRegisterKeys(**kw):
+    """keypad.ShiftRegisterKeys, whose code (_keypad_more.py) only a board with shift registers
+    loads: on the chip it is C, and the simulated heap should not carry what the firmware never
+    uses."""
+    from _keypad_more import ShiftRegisterKeys
+    return ShiftRegisterKeys(**kw)
 
 
-class KeyMatrix(_Keys):
-    def __init__(self, row_pins, column_pins, columns_to_anodes=True, interval=0.02, max_events=64):
-        _Keys.__init__(self, len(row_pins) * len(column_pins), "sensors", True, interval, max_events)
+def KeyMatrix(row_pins, column_pins, **kw):
+    """keypad.KeyMatrix (_keypad_more.py), as ShiftRegisterKeys."""
+    from _keypad_more import KeyMatrix
+    return KeyMatrix(row_pins, column_pins, **kw)

@@ -8,6 +8,13 @@
 # the real watchdog would not survive resets the board here too, and the longest pass is reported.
 import os
 import _sim
+from watchdog import WatchDogMode
+
+try:
+    from array import array as _array
+    _BUFFERS = (bytes, bytearray, memoryview, _array)
+except ImportError:
+    _BUFFERS = (bytes, bytearray, memoryview)  # type: ignore[assignment]
 
 try:
     from _vmhost import cpu_us as _cpu_us
@@ -28,28 +35,64 @@ _PAGE_US, _ERASE_US, _PAGE = 3000, 400000, 256
 
 
 class _Nvm:
+    """microcontroller.nvm as strict as the real one (shared-bindings/nvm/ByteArray.c): an index
+    takes an int 0..255; a slice (step 1) takes bytes, a bytearray, an array.array of bytes or a
+    memoryview, of exactly its length, and nothing else; a slice reads as a bytearray; no
+    deletion."""
+
     def __len__(self):
         return len(_sim.nvm)
 
+    def _at(self, i):
+        """The index (py/obj.c, mp_get_index) or the (start, stop) of a slice with step 1
+        (py/sequence.c, mp_seq_get_fast_slice_indexes)."""
+        n = len(_sim.nvm)
+        if isinstance(i, slice):
+            if i.step not in (None, 1):
+                raise NotImplementedError("only slices with step=1 (aka None) are supported")
+            ends = [0 if i.start is None else i.start, n if i.stop is None else i.stop]
+            for k in (0, 1):
+                ends[k] = min(n, max(0, ends[k] + n if ends[k] < 0 else ends[k]))
+            return ends[0], max(ends)
+        if not isinstance(i, int):
+            raise TypeError("ByteArray indices must be integers, not %s" % type(i).__name__)
+        if not -n <= i < n:
+            raise IndexError("index out of range")
+        return i % n
+
     def __getitem__(self, i):
-        return _sim.nvm[i]
+        at = self._at(i)
+        return _sim.nvm[at] if isinstance(at, int) else bytearray(_sim.nvm[at[0]:at[1]])
 
     def __setitem__(self, i, value):
-        if isinstance(i, slice):
-            start = i.start or 0
+        at = self._at(i)
+        if not isinstance(at, int):
+            start, stop = at
+            if not isinstance(value, _BUFFERS):
+                raise NotImplementedError("array/bytes required on right side")
             data = bytes(value)
-            if start < 0 or start + len(data) > len(_sim.nvm) or (i.stop is not None and i.stop - start != len(data)):
-                raise ValueError("nvm slice assignment must keep the size")
+            if len(data) != stop - start:
+                raise ValueError("Slice and value different lengths.")
+            if len(data) != len(value):  # an array (or a view of one) of wider items
+                raise ValueError("Array values should be single bytes.")
             _flash_time(start, data)
             _sim.nvm[start:start + len(data)] = data
             # to the simulator in pieces: on the chip this is C, so one 4 KB write must not cost
             # the simulated heap a 16 KB message
-            for at in range(0, len(data), 256):
-                _sim.send({"t": "nvmw", "o": start + at, "d": _sim.hexs(data[at:at + 256])})
+            for off in range(0, len(data), 256):
+                _sim.send({"t": "nvmw", "o": start + off, "d": _sim.hexs(data[off:off + 256])})
         else:
+            i = at
+            if not isinstance(value, int):
+                raise TypeError("can't convert %s to int" % type(value).__name__)
+            if not 0 <= value <= 255:
+                raise ValueError("bytes must be 0-255")
             _flash_time(i, bytes([value]))
             _sim.nvm[i] = value
             _sim.send({"t": "nvmw", "o": i, "d": _sim.hexs(bytes([value]))})
+
+    def __delitem__(self, i):
+        raise TypeError("'ByteArray' object doesn't support item deletion")
 
 
 def _flash_time(start, data):
@@ -62,10 +105,23 @@ def _flash_time(start, data):
         watchdog.flash_us += _ERASE_US + (len(_sim.nvm) // _PAGE) * _PAGE_US
 
 
+# pico-sdk's watchdog_enable(ms) loads ms * 2000 (the RP2040 counts down twice a microsecond,
+# erratum RP2040-E1) into a 24-bit counter, capped at 0xffffff: 8388 ms at most; 0 ms resets at once
+# (src/rp2_common/hardware_watchdog/watchdog.c, _watchdog_enable)
+_LONGEST_MS = 0xFFFFFF // 2000
+
+
 class _WatchDog:
+    """microcontroller.watchdog on an RP2040 (shared-bindings/watchdog/WatchDogTimer.c and
+    ports/raspberrypi/common-hal/watchdog/WatchDogTimer.c): timeout 0.0 and mode None at start;
+    a timeout under 0 or over 8 s (its whole seconds: 8.9 passes and acts as 8.388) is refused with
+    ValueError; mode RAISE is NotImplementedError on this port; feed() does nothing while the mode
+    is None. The timer runs in the simulator ("wd", "feed" messages)."""
+
     def __init__(self):
-        self._timeout = None
+        self._timeout = 0.0
         self._mode = None
+        self._ms = 0  # the armed timeout, as the chip counts it
         self._fed = 0
         self._cpu_at = 0
         self._longest_us = 0
@@ -77,8 +133,14 @@ class _WatchDog:
 
     @timeout.setter
     def timeout(self, v):
-        self._timeout = v
-        self._report()
+        t = float(v)
+        if int(t) < 0:  # mp_arg_validate_int_min(timeout, 0): the float truncated to an int
+            raise ValueError("timeout must be >= 0")
+        if int(t) > 8:  # the port's mp_arg_validate_int_max(new_timeout, 8)
+            raise ValueError("timeout must be <= 8")
+        self._timeout = t
+        if self._mode is not None:
+            self._arm()  # watchdog_enable again: the new timeout, counting from now
 
     @property
     def mode(self):
@@ -86,16 +148,33 @@ class _WatchDog:
 
     @mode.setter
     def mode(self, v):
-        self._mode = v
-        self._report()
+        if v is not None and not isinstance(v, WatchDogMode):
+            raise TypeError("mode must be of type WatchDogMode, not %s" % type(v).__name__)
+        if v is self._mode:
+            return  # (common_hal_watchdog_set_mode: no change, not even a feed)
+        if v is None:
+            self._disarm()
+        elif v is WatchDogMode.RAISE:  # type: ignore[attr-defined]
+            raise NotImplementedError()
+        else:
+            self._mode = v
+            self._arm()
 
-    def _report(self):
-        if self._mode is not None and self._timeout:
-            _sim.send({"t": "wd", "timeout_ms": int(self._timeout * 1000), "mode": str(self._mode)})
-            if _FACTOR:
-                self._cpu_at = _cpu_us()
-                if _emulated_watchdog is not None:
-                    _emulated_watchdog(int(self._timeout * 1000))
+    def _arm(self):
+        self._ms = min(int(self._timeout * 1000), _LONGEST_MS) or 1  # 0 ms: it triggers at once
+        _sim.send({"t": "wd", "timeout_ms": self._ms, "mode": "RESET"})
+        if _FACTOR:
+            self._cpu_at = _cpu_us()
+            if _emulated_watchdog is not None:
+                _emulated_watchdog(self._ms)
+
+    def _disarm(self):
+        if self._mode is None:
+            return
+        self._mode = None
+        if _FACTOR and _emulated_watchdog is not None:
+            _emulated_watchdog(0)
+        _sim.send({"t": "wd", "timeout_ms": 0, "mode": None})
 
     def _chip_time(self):
         now = _cpu_us()
@@ -107,27 +186,42 @@ class _WatchDog:
         if chip_us > self._longest_us:
             self._longest_us = chip_us
             _sim.send({"t": "pass", "chip_ms": chip_us // 1000})
-        if self._mode is not None and self._timeout and chip_us > self._timeout * 1000000:
+        if self._mode is not None and chip_us > self._ms * 1000:
             _sim.send({"t": "wd_expired", "chip_ms": chip_us // 1000})
             while True:  # the chip would be resetting now: wait for the simulator to do it
                 _sim.pump()
 
     def feed(self):
         if _FACTOR:
-            if _emulated_feed is not None:
+            if _emulated_feed is not None and self._mode is not None:
                 _emulated_feed()
             self._chip_time()
+        if self._mode is None:
+            return
         # tell the simulator at most every 100 ms: enough to prove the loop is alive
         now = _sim.now_ms()
         if now - self._fed >= 100:
             self._fed = now
             _sim.send({"t": "feed"})
 
+
+class _WatchDog9(_WatchDog):
+    """Before 10.0.0 the timer also had deinit() (adafruit/circuitpython 9b3731c, "Remove
+    watchdog.deinit() for 10.0.0")."""
+
     def deinit(self):
-        self._mode = None
-        if _FACTOR and _emulated_watchdog is not None:
-            _emulated_watchdog(0)
-        _sim.send({"t": "wd", "timeout_ms": 0, "mode": None})
+        self._disarm()
+
+
+def _code_ended(exception):
+    """When code.py ends, CircuitPython turns the watchdog off unless it is in mode RESET and an
+    exception (other than ctrl-C's or a reload's) ended code.py: then it stays armed, and the
+    board resets once it expires (shared-module/watchdog/__init__.c, watchdog_reset)."""
+    if exception is None or isinstance(exception, KeyboardInterrupt):
+        _timer._disarm()
+
+
+_sim.after_code(_code_ended)
 
 
 class _Cpu:
@@ -141,7 +235,7 @@ class Pin:
 
 
 nvm = _Nvm()
-watchdog = _WatchDog()
+watchdog = _timer = _WatchDog() if _sim.cp_version() >= (10, 0, 0) else _WatchDog9()
 cpu = _Cpu()
 
 
