@@ -135,7 +135,7 @@ class BoardApp(App[int]):
                 yield Static(_legend(), id="legend")
                 yield Static("", id="browser")
                 yield RichLog(id="log", wrap=True, markup=False, min_width=20)
-        yield Footer()
+        yield Footer(compact=True)  # every key fits in 80 columns (9 keys: 88 columns at the default padding)
 
     def _hole_rows(self) -> list[Horizontal]:
         out = []
