@@ -212,3 +212,30 @@ def test_mirror_plain_prints_each_move_in_words_and_the_board_after_it():
     assert p.returncode == 0 and "Traceback" not in err
     after = out.split("4 → 1 over 2 (13 pegs left)\n", 1)[1]
     assert after.startswith("    ●\n   ○ ●\n  ○ ● ●\n") and "moves: 4-1" in after
+
+
+def test_every_command_s_help_says_what_it_does():
+    # `pegboard hint --help` had no description: each command's own help now opens with one
+    import argparse
+
+    from pegboard.cli import build_parser
+
+    parser = build_parser()
+    sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    missing = [name for name, p in sub.choices.items() if not (p.description or "").strip()]
+    assert not missing, missing
+    assert sub.choices["hint"].description.startswith("Ask the board for the best move")
+
+
+def test_an_output_file_that_cannot_be_written_is_refused_before_the_work(cli, tmp_path):
+    # solve --svg into a missing folder printed the whole solution, then failed
+    code, out, err = cli("solve", "--svg", str(tmp_path / "missing" / "x.svg"))
+    assert code == 2 and out == "" and "there is no folder" in err
+
+
+def test_the_parts_list_can_be_written_to_a_file_as_the_readme_says(cli, tmp_path):
+    # README: `pegboard hardware plate [-o F]  # ... (also: schematic, section, box, bom)`
+    path = tmp_path / "bom.txt"
+    code, out, err = cli("hardware", "bom", "-o", str(path))
+    assert code == 0 and out == ""
+    assert "Microcontroller" in path.read_text()

@@ -141,7 +141,7 @@ def test_a_long_solve_shows_progress_on_a_terminal_and_stops_on_ctrl_c():
     (["--rows", "x"], "invalid int value"),
     (["--count", "--all"], "not allowed with"),
     (["--empty", "all", "--svg", "x.svg"], "--svg/--gif draw one solution"),
-    (["--empty", "1", "--gif", "/no/such/dir/x.gif"], "cannot write /no/such/dir/x.gif"),
+    (["--empty", "1", "--gif", "/no/such/dir/x.gif"], "--gif /no/such/dir/x.gif: there is no folder /no/such/dir"),
 ])
 def test_bad_input_exits_2_with_a_message(argv, needle):
     # a real process: no traceback may reach the user

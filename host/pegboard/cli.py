@@ -93,6 +93,16 @@ def build_parser() -> argparse.ArgumentParser:
                      epilog=POSITIONS, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--version", action="version", version="pegboard " + __version__)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    add = sub.add_parser
+
+    def add_parser(name: str, **kwargs: Any) -> argparse.ArgumentParser:
+        # a command's own --help begins with what it does (its line in `pegboard --help`) unless it
+        # says more
+        if kwargs.get("help") and not kwargs.get("description"):
+            kwargs["description"] = kwargs["help"][0].upper() + kwargs["help"][1:] + "."
+        return add(name, **kwargs)
+
+    sub.add_parser = add_parser  # type: ignore[method-assign,assignment]
     for name in COMMANDS:
         importlib.import_module("pegboard." + name).register(sub)
     return parser

@@ -9,6 +9,7 @@ import time
 from pegboard.boardargs import add_port, connect, describe_state, stopped_on_interrupt
 from pegboard.cli import Subcommands
 from pegboard.render import move_text
+from pegboard.words import pegs
 
 
 def register(sub: Subcommands) -> None:
@@ -62,11 +63,11 @@ def hint(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(h))
     elif h["move"] is None:
-        print("no move left: %d pegs" % h["best_left"])
+        print("no jump left: the board is empty" if not h["best_left"] else "no jump left: %s" % pegs(h["best_left"]))
     elif h["solvable"]:
         print("hint: %s (one peg left is still possible)" % move_text(h["move"]))
     else:
-        print("lost: one peg is out of reach; best is %d pegs left. Try %s" % (h["best_left"], move_text(h["move"])))
+        print("lost: one peg is out of reach; best is %s left. Try %s" % (pegs(h["best_left"]), move_text(h["move"])))
     return 0
 
 

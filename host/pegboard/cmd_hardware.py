@@ -31,7 +31,8 @@ def register(sub: Subcommands) -> None:
     _output(box)
     box.set_defaults(func=lambda a: _drawing("box", a.output))
     bom = hw.add_parser("bom", help="the parts list with each line's cost and the total, summed from bom.csv")
-    bom.set_defaults(func=lambda a: _drawing("bom", None))
+    bom.add_argument("-o", "--output", metavar="FILE", help="write the table to FILE (default: standard output)")
+    bom.set_defaults(func=lambda a: _drawing("bom", a.output))
 
 
 def _output(p: argparse.ArgumentParser) -> None:
@@ -46,8 +47,19 @@ def _drawing(what: str, path: str | None) -> int:
     elif what == "box":
         _write(drawings.box_svg(), path)
     else:
-        sys.stdout.write(bom.table(bom.read()))
+        _write_text(bom.table(bom.read()), path)
     return 0
+
+
+def _write_text(text: str, path: str | None) -> None:
+    if path is None:
+        sys.stdout.write(text)
+        return
+    try:
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(text)
+    except OSError as e:
+        raise UsageError("cannot write %s: %s" % (path, e.strerror)) from None
 
 
 def _write(svg: str, path: str | None) -> None:

@@ -68,6 +68,13 @@ def _parse(args: argparse.Namespace) -> tuple[Board, list[int]]:
         raise UsageError("--svg %s: the file name must end in .svg" % args.svg)
     if (args.svg or args.gif) and (args.count or args.all or args.empty == "all"):
         raise UsageError("--svg/--gif draw one solution: use them with a single --empty and no --count/--all")
+    for opt, path in (("--svg", args.svg), ("--gif", args.gif)):
+        # checked before the search: a long solve must not end in "cannot write"
+        folder = os.path.dirname(os.path.abspath(path)) if path else ""
+        if path and not os.path.isdir(folder):
+            raise UsageError("%s %s: there is no folder %s" % (opt, path, folder))
+        if path and not os.access(folder, os.W_OK):
+            raise UsageError("%s %s: the folder %s is not writable" % (opt, path, folder))
     return board, empties
 
 

@@ -37,7 +37,7 @@ def pegs(n: Any) -> str:
 def hint_text(h: dict[str, Any]) -> str:
     """A hint event or reply: the move and whether one peg can still be left."""
     if h.get("move") is None:
-        return "hint: no jump left (%s)" % pegs(h.get("best_left"))
+        return "hint: no jump left (%s)" % (pegs(h.get("best_left")) if h.get("best_left") else "the board is empty")
     if h.get("solvable"):
         return "hint: %s" % move_text(h["move"])
     return "hint: %s (one peg is out of reach: best is %s left)" % (move_text(h["move"]), pegs(h.get("best_left")))
