@@ -127,11 +127,12 @@ def test_without_a_terminal_the_demonstration_prints_the_true_position_after_eac
         assert _scripted_show(sim, board) == 0
     out = capsys.readouterr().out
     assert out.startswith(render_board(g, mask))
-    steps = re.findall(r"^ ?(\d+)\. (\d+) → (\d+) over (\d+)   \((\d+) pegs left.*\n((?:.*\n){5})", out, re.M)
+    steps = re.findall(r"^ ?(\d+)\. (\d+) → (\d+) over (\d+)   \((\d+) pegs? left.*\n((?:.*\n){5})", out, re.M)
     assert len(steps) == 3
     for k, (step, src, dst, over, left, picture) in enumerate(steps, 1):
         assert int(step) == k
         mask ^= (1 << (int(src) - 1)) | (1 << (int(over) - 1)) | (1 << (int(dst) - 1))
         assert picture.rstrip("\n") == render_board(g, mask)
         assert int(left) == 4 - k == bin(mask).count("1")
+    assert "(1 peg left;" in out and "1 pegs" not in out
     assert "done: one peg left." in out

@@ -12,7 +12,7 @@ from pegboard.cli import EXIT_STATUS_UNTIL_STOPPED, Subcommands
 from pegboard.boardargs import PORT_HELP, connect, describe_state
 from pegboard.client import BoardClient, BoardError
 from pegboard.render import move_text
-from pegboard.words import event_text
+from pegboard.words import event_text, pegs
 
 
 def register(sub: Subcommands) -> None:
@@ -128,8 +128,8 @@ def _scripted_show(sim, board: BoardClient) -> int:
                 mv = e["move"]
                 mask ^= (1 << (mv[0] - 1)) | (1 << (mv[1] - 1)) | (1 << (mv[2] - 1))
                 px = sim.control("pixels")
-                print("%2d. %s   (%d pegs left; LEDs %d mA)" % (e["step"], move_text(mv), bin(mask).count("1"),
-                                                             px["ma"]))
+                print("%2d. %s   (%s left; LEDs %d mA)" % (e["step"], move_text(mv), pegs(bin(mask).count("1")),
+                                                           px["ma"]))
                 print(render_board(geometry, mask) + "\n", flush=True)
             elif e.get("event") == "demo_done":
                 left = bin(mask).count("1")
