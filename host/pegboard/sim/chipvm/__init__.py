@@ -25,7 +25,6 @@ Environment:
 
 from __future__ import annotations
 
-import fcntl
 import hashlib
 import importlib.metadata
 import importlib.util
@@ -196,6 +195,8 @@ def build(bits: int | None = None) -> Built:
     if out.exists():
         return Built(out, want, note)
     root.mkdir(parents=True, exist_ok=True)
+    import fcntl  # POSIX only: here, not at the top, so importing this module works on Windows too
+
     with open(root / ".lock", "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)  # one build at a time: tests and the bench may race
         if out.exists():
