@@ -1,4 +1,6 @@
-"""Raw pseudo-terminals: the simulator's data and control ports, and the monitor's tap."""
+"""Raw pseudo-terminals: the simulator's data and control ports, and the monitor's tap. POSIX only
+(pty, tty): on Windows the simulator and `pegboard monitor` do not run yet (issue everyos); nothing
+else imports this module at start-up, so the rest of the CLI does."""
 
 from __future__ import annotations
 
