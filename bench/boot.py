@@ -35,8 +35,8 @@ UNFED_BUDGET_MS = WATCHDOG_MS * 7 // 10  # the margin docs/chip-runtime.md keeps
 
 
 def _drive(where: Path, mpy_cross: str | None) -> Path:
-    from pegboard.deploy import deploy
-    from pegboard.mpycross import version_of
+    from pegboard.deploy.drive import deploy
+    from pegboard.deploy.mpycross import version_of
 
     d = where / "CIRCUITPY"
     d.mkdir()
@@ -106,7 +106,7 @@ def _best_unix_run(drive: Path, lib: str) -> dict[str, int]:
 
 def circuitpython_mpy_cross() -> tuple[str | None, str]:
     """(path, "") of a CircuitPython mpy-cross, or (None, why not)."""
-    from pegboard.mpycross import MpyCrossError, version_of
+    from pegboard.deploy.mpycross import MpyCrossError, version_of
 
     exe = os.environ.get("PEGBOARD_MPY_CROSS") or shutil.which("mpy-cross")
     if not exe:

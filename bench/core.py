@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from bench.util import figure, median_time, ms, rp2040, unavailable
-from pegboard.fastsolve import count_all
+from pegboard.solve.fastsolve import count_all
 from pegcore.geometry import Board, start_mask
 from pegcore.rules import legal_jumps
 from pegcore.solver import Solver
@@ -30,7 +30,7 @@ def _plain_count(board: Board, mask: int) -> int:
 
 
 def _enumerate_all(board: Board) -> int:
-    from pegboard.cmd_solve import all_solutions
+    from pegboard.commands.solve import all_solutions
 
     solver = Solver(board)
     return sum(1 for e in range(1, 16) for _ in all_solutions(board, solver, start_mask(board, e)))

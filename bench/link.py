@@ -18,7 +18,7 @@ import tty
 from typing import Any
 
 from bench.util import figure
-from pegboard.client import BoardClient
+from pegboard.link.client import BoardClient
 from pegcore.geometry import Board as Geometry, start_mask
 from pegcore.solver import Solver
 

@@ -15,9 +15,9 @@ from pegcore.solver import Solver
 
 
 async def _game() -> list[float]:
-    from pegboard.client import BoardClient
+    from pegboard.link.client import BoardClient
     from pegboard.sim import Simulator
-    from pegboard.tui import BoardApp
+    from pegboard.tui.app import BoardApp
 
     g = Geometry(5)
     jumps = Solver(g).solution(start_mask(g, 1))

@@ -101,7 +101,7 @@ class SimBoard:
         self.sim.control("wait_idle")  # a hand's pace: the board sees every picture
 
     def request(self, cmd, **args):
-        from pegboard.client import BoardError
+        from pegboard.link.client import BoardError
 
         self.sim.control("wait_idle")
         try:

@@ -86,7 +86,7 @@ def sim():
 @pytest.fixture
 def cli(capsys):
     """Run `pegboard ARGV...` in this process: (exit code, stdout, stderr)."""
-    from pegboard.cli import main
+    from pegboard.commands.cli import main
 
     def run(*argv):
         code = main(list(argv))

@@ -46,7 +46,7 @@ def until(check, timeout=10.0, what="the condition", every=0.05, ignore=()):
 def state_when(client, ok=lambda st: True, timeout=30.0, what="the board to answer"):
     """The board's state once it answers and ok(state) holds: after a power cut, a watchdog reset
     or a replug, when the firmware is back."""
-    from pegboard.client import BoardError
+    from pegboard.link.client import BoardError
 
     def ask():
         st = client.request("state", timeout=1)

@@ -10,9 +10,9 @@ import time
 
 import pytest
 
-from pegboard.cli import build_parser
-from pegboard.client import BoardClient
-from pegboard.solution_file import MAX_BYTES, SolutionError, load_solution
+from pegboard.commands.cli import build_parser
+from pegboard.link.client import BoardClient
+from pegboard.solve.solution_file import MAX_BYTES, SolutionError, load_solution
 
 
 
@@ -55,8 +55,8 @@ def test_json_failures_are_json_objects(sim, tmp_path, cli):
 
 
 def test_board_refusals_count_moves_from_1(sim, capsys):
-    from pegboard.boardargs import fail
-    from pegboard.client import BoardError
+    from pegboard.commands.boardargs import fail
+    from pegboard.link.client import BoardError
 
     with BoardClient(sim.data_path) as b:
         with pytest.raises(BoardError) as e:
@@ -136,7 +136,7 @@ def test_no_traceback_for_odd_input(tmp_path):
 
 
 def test_hardware_plate_writes_a_file(tmp_path, cli):
-    from pegboard.plate import plate_svg
+    from pegboard.hardware.plate import plate_svg
 
     out = tmp_path / "plate.svg"
     code, stdout, err = cli("hardware", "plate", "--rows", "6", "-o", str(out))
@@ -218,7 +218,7 @@ def test_every_command_s_help_says_what_it_does():
     # `pegboard hint --help` had no description: each command's own help now opens with one
     import argparse
 
-    from pegboard.cli import build_parser
+    from pegboard.commands.cli import build_parser
 
     parser = build_parser()
     sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))

@@ -8,8 +8,8 @@ import select
 import threading
 import time
 
-from pegboard.client import BoardClient
-from pegboard.serial_link import LineCutter, SerialLink
+from pegboard.link.client import BoardClient
+from pegboard.link.serial_link import LineCutter, SerialLink
 from pegboard.sim.ptys import raw_pty
 
 

@@ -5,7 +5,7 @@ import random
 
 import pytest
 
-from pegboard.fastsolve import count_layers, reachable_layers
+from pegboard.solve.fastsolve import count_layers, reachable_layers
 from pegcore.geometry import Board, start_mask
 from pegcore.rules import legal_jumps, popcount
 from pegcore.parity import colour_masks, last_peg_holes

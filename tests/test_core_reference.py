@@ -8,7 +8,7 @@ from pegcore.geometry import Board, start_mask
 from pegcore.rules import legal_jumps, popcount
 from pegcore.solver import Solver
 from pegcore.symmetry import symmetries, transform
-from pegboard.tablegen import reachable
+from pegboard.solve.tablegen import reachable
 
 T5_COUNTS = {1: 29760, 11: 29760, 15: 29760, 2: 14880, 3: 14880, 7: 14880, 10: 14880, 12: 14880,
              14: 14880, 4: 85258, 6: 85258, 13: 85258, 5: 1550, 8: 1550, 9: 1550}

@@ -13,9 +13,9 @@ import pytest
 from conftest import ROOT
 from support import play_a_solution, state_when, until
 
-from pegboard.cli import main
-from pegboard.deploy import chip_modules, drive_info, is_circuitpy
-from pegboard.settings_merge import merge_settings
+from pegboard.commands.cli import main
+from pegboard.deploy.drive import chip_modules, drive_info, is_circuitpy
+from pegboard.deploy.settings_merge import merge_settings
 from pegboard.sim import Simulator
 
 BOOT_OUT = ("Adafruit CircuitPython {v} on 2024-11-20; Raspberry Pi Pico with rp2040\n"
@@ -44,7 +44,7 @@ def deploy(capsys, *argv: str) -> tuple[int, str, str]:
 
 
 def test_fresh_drive_plays_and_a_redeploy_keeps_settings_and_restarts(capsys, tmp_path):
-    from pegboard.client import BoardClient
+    from pegboard.link.client import BoardClient
 
     d = fresh_drive(tmp_path)
     code, out, _ = deploy(capsys, "--drive", str(d), "--board", "pico", "--no-restart", "--py")
@@ -72,7 +72,7 @@ def test_pegboard_sim_runs_a_deployed_drive(capsys, tmp_path):
     import signal
     import sys
 
-    from pegboard.client import BoardClient
+    from pegboard.link.client import BoardClient
 
     d = fresh_drive(tmp_path)
     assert deploy(capsys, "--drive", str(d), "--board", "pico", "--no-restart", "--py")[0] == 0
@@ -112,7 +112,7 @@ def test_only_the_chips_files_are_copied(capsys, tmp_path):
 
 def test_the_deployed_drive_answers_every_request_kind(capsys, tmp_path):
     # the on-demand modules (demo, watch, solve, info) load from what deploy copied
-    from pegboard.client import BoardClient
+    from pegboard.link.client import BoardClient
 
     d = fresh_drive(tmp_path)
     assert deploy(capsys, "--drive", str(d), "--no-restart", "--py")[0] == 0
@@ -186,7 +186,7 @@ def test_another_major_versions_mpy_cross_is_refused(capsys, tmp_path):
     assert code == 2 and "runs CircuitPython 10.1.4" in err
 
 
-# -- which CircuitPython the drive runs (pegboard.circuitpython) ---------------------------------
+# -- which CircuitPython the drive runs (pegboard.deploy.circuitpython) ---------------------------------
 
 def _nothing_written(d: Path) -> bool:
     return not (d / "pegfw").exists() and not (d / "lib").exists() and (d / "settings.toml").read_text() == ""

@@ -5,7 +5,7 @@ last move made while the firmware hangs): the game comes back with every move, s
 import pytest
 from support import back_after, hand, runtimes, state_when
 
-from pegboard.client import BoardClient
+from pegboard.link.client import BoardClient
 from pegboard.sim import Simulator
 from pegcore.geometry import Board as Geometry, start_mask
 from pegcore.solver import Solver
@@ -102,7 +102,7 @@ def test_the_client_reports_moves_missed_while_unplugged(tmp_path):
 
 
 def test_resync_event_compares_what_was_known():
-    from pegboard.client import resync_event
+    from pegboard.link.client import resync_event
 
     old = {"seq": 40, "empty_start": 1, "moves": [[4, 2, 1], [6, 5, 4]], "mode": "play"}
     st = {"seq": 45, "empty_start": 1, "moves": [[4, 2, 1], [1, 3, 6], [7, 4, 2]]}

@@ -4,7 +4,7 @@ undone and made again ten times is one game and one win, and the flash sector is
 import pytest
 from support import until, hand, jump
 
-from pegboard.client import BoardClient
+from pegboard.link.client import BoardClient
 from pegboard.sim import Simulator
 from pegcore.geometry import Board as Geometry, start_mask
 from pegcore.solver import Solver
@@ -50,7 +50,7 @@ def test_the_chip_time_of_the_simulated_board_counts_the_flash():
 
 
 def test_request_ids_are_unique_to_each_client_and_each_opening():
-    from pegboard.client import BoardClient as Client
+    from pegboard.link.client import BoardClient as Client
 
     a, b = Client("/nonexistent-a"), Client("/nonexistent-b")
     first = {a._next_id(), b._next_id()}
@@ -69,7 +69,7 @@ def test_two_clients_in_turn_the_first_killed_while_the_board_searches(tmp_path)
     with Simulator(runtime="chip") as sim:
         sim.control("fill", empty=1)
         sim.control("wait_idle")
-        script = ("import json, sys, time\nfrom pegboard.client import BoardClient\n"
+        script = ("import json, sys, time\nfrom pegboard.link.client import BoardClient\n"
                   "b = BoardClient(sys.argv[1]).open()\n"  # its ids, as any client numbers them
                   "b.link.write((json.dumps({'id': b._next_id(), 'cmd': 'solve', 'finish': 13}) + '\\n').encode())\n"
                   "print('sent', flush=True)\ntime.sleep(60)\n")

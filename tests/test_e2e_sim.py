@@ -9,7 +9,7 @@ import pytest
 import serial
 from support import RUNTIMES, jump, runtimes, state_when, until
 
-from pegboard.client import BoardClient, BoardError
+from pegboard.link.client import BoardClient, BoardError
 from pegboard.sim import SimError, Simulator
 from pegcore.geometry import Board as Geometry, start_mask
 from pegcore.rules import legal_jumps

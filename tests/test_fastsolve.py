@@ -2,7 +2,7 @@
 
 import pytest
 
-from pegboard.fastsolve import count_all
+from pegboard.solve.fastsolve import count_all
 from pegcore.geometry import Board, start_mask
 from pegcore.solver import Solver
 
@@ -44,7 +44,7 @@ def _moves_of(board, jumps):
 
 @pytest.mark.parametrize("rows,finish", [(4, None), (5, None), (5, 13), (5, 4)])
 def test_min_moves_agree_with_core(rows, finish):
-    from pegboard.fastsolve import min_moves
+    from pegboard.solve.fastsolve import min_moves
     from pegcore.moves import validate_moves
     from pegcore.rules import popcount
 
@@ -64,7 +64,7 @@ def test_min_moves_agree_with_core(rows, finish):
 @pytest.mark.soak  # a 6-row proof: make test checks the same on 5 rows (and min moves on 6 via the CLI)
 def test_t6_fewest_moves_is_nine():
     # OEIS A127500: the 21-hole board's shortest solution takes 9 moves (from hole 2, among others)
-    from pegboard.fastsolve import min_moves
+    from pegboard.solve.fastsolve import min_moves
 
     b = Board(6)
     moves, jumps = min_moves(b, 2)

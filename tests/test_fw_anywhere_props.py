@@ -8,7 +8,7 @@ from anywhere_model import FakeBoard, SimBoard, episode
 from hypothesis import given, settings, strategies as st
 from support import runtimes
 
-from pegboard.client import BoardClient
+from pegboard.link.client import BoardClient
 from pegboard.sim import Simulator
 
 

@@ -17,7 +17,7 @@ import pytest
 from conftest import ROOT
 from support import console_line, red_blink
 
-from pegboard import circuitpython
+from pegboard.deploy import circuitpython
 from pegboard.sim import SimError, Simulator
 from pegboard.sim.settings import raw_settings
 from pegfw import config
@@ -219,7 +219,7 @@ def test_the_simulator_models_only_supported_versions(capsys):
     for version in ("9.0.5", "11.0.0", "nine"):
         with pytest.raises(SimError, match="9.2.1 to 10.x"):
             Simulator(circuitpython=version)
-    from pegboard.cli import main
+    from pegboard.commands.cli import main
 
     assert main(["sim", "--circuitpython", "8.2.10"]) == 2
     assert "8.2.10" in capsys.readouterr().err

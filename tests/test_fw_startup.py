@@ -12,7 +12,7 @@ from conftest import ROOT
 from fakehw import make_app, run
 from support import console_line, red_blink
 
-from pegboard.boards import SHIFT_WIRING
+from pegboard.hardware.boards import SHIFT_WIRING
 from pegboard.sim import Simulator
 from pegboard.sim.device.pinnames import FEATHER_RP2040, PICO
 from pegfw import config
@@ -141,7 +141,7 @@ def documented_shift_wiring() -> list[tuple[int, str]]:
 
 
 def _each_hole_reads_right(wiring):
-    from pegboard.client import BoardClient
+    from pegboard.link.client import BoardClient
 
     path = ROOT / "hardware/boards/shift-74hc165.toml"
     wrong = []
@@ -170,8 +170,8 @@ def test_74hc165_wired_in_input_order_reads_wrong_holes():
 
 
 def test_a_button_blip_shorter_than_the_debounce_is_no_press():
-    from pegboard.client import BoardClient
-    from pegboard.client import BoardError
+    from pegboard.link.client import BoardClient
+    from pegboard.link.client import BoardError
 
     with Simulator() as sim, BoardClient(sim.data_path) as c:
         sim.control("fill", empty=4)

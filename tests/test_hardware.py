@@ -11,7 +11,7 @@ import pytest
 
 from support import console_line, play_a_solution, red_blink
 
-from pegboard.plate import plate_svg
+from pegboard.hardware.plate import plate_svg
 from pegboard.sim import Simulator
 from pegboard.sim.device.pinnames import BOARDS
 from pegboard.sim.settings import read_settings
@@ -50,7 +50,7 @@ def test_board_file_is_valid_and_uses_real_distinct_pins(path):
 @pytest.mark.parametrize("path", BOARD_FILES, ids=lambda p: p.name)
 def test_board_file_plays_a_full_game_in_the_simulator(path):
     with Simulator(settings=path, board=board_id(path)) as sim:
-        from pegboard.client import BoardClient
+        from pegboard.link.client import BoardClient
 
         with BoardClient(sim.data_path) as c:
             assert c.request("info")["sensors"] == read_settings(path)["PEGBOARD_SENSORS"]
@@ -107,7 +107,7 @@ def _schematic_pins(path):
 
 @pytest.mark.parametrize("path", BOARD_FILES, ids=lambda p: p.name)
 def test_schematics_are_current(path):
-    from pegboard.cmd_hardware import schematic_of
+    from pegboard.commands.hardware import schematic_of
 
     assert (ROOT / "hardware" / ("schematic-%s.svg" % path.stem)).read_text() == schematic_of(
         "hardware/boards/%s" % path.name)
@@ -115,7 +115,7 @@ def test_schematics_are_current(path):
 
 @pytest.mark.parametrize("path", BOARD_FILES, ids=lambda p: p.name)
 def test_schematic_wires_what_the_board_file_and_the_parts_need(path):
-    from pegboard.boards import HC165_PINS, PICO_GROUNDS, PICO_PINS, SHIFT_WIRING
+    from pegboard.hardware.boards import HC165_PINS, PICO_GROUNDS, PICO_PINS, SHIFT_WIRING
 
     pins = _schematic_pins(path)
     net = {(part, label): n for part, label, _, n in pins}
@@ -168,7 +168,7 @@ def test_schematic_wires_what_the_board_file_and_the_parts_need(path):
 
 
 def test_readme_pin_tables_match_the_board_files():
-    from pegboard.boards import PICO_PINS
+    from pegboard.hardware.boards import PICO_PINS
 
     doc = (ROOT / "hardware/README.md").read_text()
     s = read_settings(ROOT / "hardware/boards/pico-gpio.toml")
@@ -180,7 +180,7 @@ def test_readme_pin_tables_match_the_board_files():
 
 
 def test_bom_total_is_the_sum_of_its_lines():
-    from pegboard import bom
+    from pegboard.hardware import bom
 
     lines = bom.read()
     base, every = bom.totals(lines)
@@ -202,7 +202,7 @@ def test_hardware_commands(what, needle):
 
 
 def test_drawings_are_current_and_the_section_stops_the_peg():
-    from pegboard import drawings
+    from pegboard.hardware import drawings
 
     assert (ROOT / "hardware/hole-section.svg").read_text() == drawings.hole_section_svg()
     assert (ROOT / "hardware/box-t5.svg").read_text() == drawings.box_svg()

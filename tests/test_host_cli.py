@@ -7,10 +7,10 @@ import sys
 
 import pytest
 
-from pegboard.cli import main
-from pegboard.deploy import is_circuitpy
+from pegboard.commands.cli import main
+from pegboard.deploy.drive import is_circuitpy
 from pegboard.sim import Simulator
-from pegboard.solution_file import SolutionError, check_solution, load_solution
+from pegboard.solve.solution_file import SolutionError, check_solution, load_solution
 
 
 
@@ -135,7 +135,7 @@ def test_deploy_refuses_what_is_not_a_circuitpy_drive(tmp_path, cli):
 
 
 def test_every_command_has_help():
-    from pegboard.cli import build_parser
+    from pegboard.commands.cli import build_parser
 
     p = build_parser()
     sub = next(a for a in p._actions if a.dest == "command")
@@ -152,7 +152,7 @@ class _Port:
 def test_port_detection_picks_the_data_interface(monkeypatch):
     from serial.tools import list_ports
 
-    from pegboard import ports
+    from pegboard.link import ports
 
     monkeypatch.setattr(list_ports, "comports", lambda: [
         _Port("/dev/ttyUSB0", 0x0403, None),  # an FTDI cable: not ours
@@ -169,7 +169,7 @@ def test_port_detection_picks_the_data_interface(monkeypatch):
 
 
 def test_no_board_plugged_in_is_a_clear_message(monkeypatch, capsys):
-    import pegboard.ports as ports
+    import pegboard.link.ports as ports
 
     monkeypatch.setattr(ports, "find_board_or_sim", lambda: None)
     assert main(["state"]) == 1
@@ -177,7 +177,7 @@ def test_no_board_plugged_in_is_a_clear_message(monkeypatch, capsys):
 
 
 def test_monitor_pretty_lines():
-    from pegboard.cmd_monitor import pretty
+    from pegboard.commands.monitor import pretty
 
     assert pretty(b'{"event":"move","seq":4,"move":[4,2,1],"pegs_left":13}', False) == \
         '#4    move       move=[4, 2, 1] pegs_left=13'

@@ -533,8 +533,8 @@ def test_a_reply_the_host_left_unread_meets_it_when_it_reopens_the_port():
 
 def test_a_board_on_the_oldest_supported_circuitpython_reads_the_pegs_held_at_start():
     # the firmware reads the pegs at start-up from keypad's reset(), which reports held keys from
-    # 9.2.1 on (9.1.0-9.2.0 do not, so pegboard.circuitpython names 9.2.1 the oldest supported)
-    from pegboard.circuitpython import OLDEST
+    # 9.2.1 on (9.1.0-9.2.0 do not, so pegboard.deploy.circuitpython names 9.2.1 the oldest supported)
+    from pegboard.deploy.circuitpython import OLDEST
 
     with Simulator(circuitpython=OLDEST) as sim:
         sim.control("fill", empty=1)
@@ -552,7 +552,7 @@ def test_circuitpython_before_9_2_1_is_not_simulated_as_supported():
 
 
 def _state(sim):
-    from pegboard.client import BoardClient, BoardError
+    from pegboard.link.client import BoardClient, BoardError
 
     try:
         sim.control("wait_idle")

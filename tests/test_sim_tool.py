@@ -110,9 +110,9 @@ def test_without_a_terminal_the_demonstration_prints_the_true_position_after_eac
     so the board's demonstration (about a second a move) is short."""
     from pegcore.geometry import Board as Geometry, start_mask
     from pegcore.solver import Solver
-    from pegboard.client import BoardClient
-    from pegboard.cmd_ui import _scripted_show
-    from pegboard.render import render_board
+    from pegboard.link.client import BoardClient
+    from pegboard.commands.ui import _scripted_show
+    from pegboard.pictures.text import render_board
     from pegboard.sim import Simulator
 
     g = Geometry(5)

@@ -69,7 +69,7 @@ def test_10000_games_of_hypothesis_hands(game):
 
 
 def test_power_cycles_at_random_points_lose_no_game():
-    from pegboard.client import BoardClient
+    from pegboard.link.client import BoardClient
     from pegboard.sim import Simulator
 
     rnd = random.Random(7)
@@ -118,7 +118,7 @@ def sim_soak(runtime, games, seed, hangs=True):
     """The simulated board on `runtime`: random games by the virtual hand with stray hovers,
     power cuts and hangs at random steps (mid-jump and with pegs in the hand included), and bursts
     of requests written while the game goes on; each game checked from the board's state."""
-    from pegboard.client import BoardClient
+    from pegboard.link.client import BoardClient
     from pegboard.sim import Simulator
     from pegcore.rules import holes_of
 

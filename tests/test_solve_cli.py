@@ -9,7 +9,7 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
-from pegboard.cli import main
+from pegboard.commands.cli import main
 from pegcore.geometry import Board, start_mask
 from pegcore.moves import validate_moves
 from pegcore.rules import popcount

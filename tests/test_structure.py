@@ -78,3 +78,99 @@ def test_the_scan_sees_a_private_use(tmp_path):
     f.write_text("import os\nx = os._exit\ny = link._write\nfrom m import _helper\nself._ok = 1\n")
     found = private_uses(f)
     assert sorted(u.split(": ", 1)[1] for u in found) == ["from m import _helper", "link._write"]
+
+
+# -- no import circles ----------------------------------------------------------------------------
+# Every import between the project's own modules counts, at the top of a file or inside a function
+# (a lazy import still makes one module need the other), except those under `if TYPE_CHECKING:`:
+# they never run, and only give type comments a name.
+PACKAGES = {"pegboard": ROOT / "host" / "pegboard", "pegcore": ROOT / "firmware" / "pegcore",
+            "pegfw": ROOT / "firmware" / "pegfw"}
+
+
+def module_name(path):
+    for package, folder in PACKAGES.items():
+        if folder in path.parents:
+            parts = list(path.relative_to(folder).with_suffix("").parts)
+            if parts[-1] == "__init__":
+                parts.pop()
+            return ".".join([package] + parts)
+    raise ValueError(path)
+
+
+def project_modules():
+    return {module_name(f): f for folder in PACKAGES.values() for f in folder.rglob("*.py")
+            if "device" not in f.relative_to(folder).parts}  # the simulator's fakes are not imported by name
+
+
+def _type_checking_only(node, parents):
+    return any(isinstance(p, ast.If) and "TYPE_CHECKING" in ast.unparse(p.test) and node in ast.walk(p)
+               and not any(node in ast.walk(o) for o in p.orelse) for p in parents)
+
+
+def imports_of(name, path, known):
+    tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
+    guards = [n for n in ast.walk(tree) if isinstance(n, ast.If) and "TYPE_CHECKING" in ast.unparse(n.test)]
+    out = set()
+    for node in ast.walk(tree):
+        if _type_checking_only(node, guards):
+            continue
+        targets = []
+        if isinstance(node, ast.Import):
+            targets = [a.name for a in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            # `from package import module` needs the module; `from module import name`, the module
+            subs = ["%s.%s" % (node.module, a.name) for a in node.names if "%s.%s" % (node.module, a.name) in known]
+            targets = subs if subs and len(subs) == len(node.names) else [node.module] + subs
+        for t in targets:
+            if t in known and t != name:
+                out.add(t)
+    return out
+
+
+def import_graph():
+    known = project_modules()
+    return {name: imports_of(name, path, known) for name, path in known.items()}
+
+
+def circles(graph):
+    """Every strongly connected group of more than one module (Tarjan's algorithm)."""
+    index, low, stack, on, found, counter = {}, {}, [], set(), [], [0]
+
+    def visit(v):
+        index[v] = low[v] = counter[0]
+        counter[0] += 1
+        stack.append(v)
+        on.add(v)
+        for w in graph.get(v, ()):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            group = []
+            while True:
+                w = stack.pop()
+                on.discard(w)
+                group.append(w)
+                if w == v:
+                    break
+            if len(group) > 1:
+                found.append(sorted(group))
+
+    for v in sorted(graph):
+        if v not in index:
+            visit(v)
+    return found
+
+
+def test_no_import_circles_in_host_or_firmware():
+    graph = import_graph()
+    assert len(graph) > 80, "the scan found the project's modules"
+    assert not circles(graph), "import circles: %s" % circles(graph)
+
+
+def test_the_circle_check_finds_a_circle():
+    assert circles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
+    assert circles({"a": {"b"}, "b": set()}) == []

@@ -5,7 +5,7 @@ import io
 
 import pytest
 
-from pegboard.tablegen import build_both, reachable
+from pegboard.solve.tablegen import build_both, reachable
 from pegcore.advisor import Advisor
 from pegcore.geometry import Board
 from pegcore.hintfile import load, read
@@ -66,7 +66,7 @@ def test_positions_outside_a_game_are_looked_up_too(board, table):
 
 def test_finish_table_knows_where_the_last_peg_can_end(board, table):
     from pegcore.finishfile import FinishTable
-    from pegboard.tablegen import finish_sets
+    from pegboard.solve.tablegen import finish_sets
 
     sets = finish_sets(board)
     ft = FinishTable(table, ROOT_TABLE.replace("_hints", "_finish"))
@@ -107,7 +107,7 @@ def test_advisor_uses_the_table_in_a_game(board, table):
 
 
 def test_every_canonical_position_has_its_own_slot(board):
-    from pegboard.tablegen import perfect_hash
+    from pegboard.solve.tablegen import perfect_hash
     from pegcore.symmetry import canonical, symmetries
 
     syms = symmetries(board)
@@ -149,7 +149,7 @@ def test_table_is_small(built):
 
 @pytest.mark.parametrize("rows", [6, 7])
 def test_opening_books_are_current_and_win_from_every_solvable_start(rows):
-    from pegboard.tablegen import build_book
+    from pegboard.solve.tablegen import build_book
     from pegcore.book import load, path_for, rest_of_line
     from pegcore.geometry import Board, start_mask
 
@@ -171,7 +171,7 @@ def test_opening_books_are_current_and_win_from_every_solvable_start(rows):
 
 
 def test_a_damaged_book_is_refused(tmp_path):
-    from pegboard.tablegen import build_book
+    from pegboard.solve.tablegen import build_book
     from pegcore.book import load
     from pegcore.geometry import Board
 

@@ -11,7 +11,7 @@ import pytest
 
 from pegboard.sim import Simulator
 from pegboard.sim import thumbvm
-from pegboard.client import BoardClient
+from pegboard.link.client import BoardClient
 from support import until
 
 

@@ -8,10 +8,10 @@ import time
 from pegcore.geometry import Board as Geometry, start_mask
 from pegcore.solver import Solver
 
-from pegboard.client import BoardClient
+from pegboard.link.client import BoardClient
 from pegboard.sim import Simulator
-from pegboard.tui import BoardApp
-from pegboard.words import batch_text, event_text
+from pegboard.tui.app import BoardApp
+from pegboard.tui.words import batch_text, event_text
 
 SIZE = (80, 24)
 

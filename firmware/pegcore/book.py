@@ -1,5 +1,5 @@
 """Opening book for the boards without a hint table (21 and 28 holes): one winning line from each
-start that has one, worked out on the PC (pegboard.tablegen). While a game follows its start's
+start that has one, worked out on the PC (pegboard.solve.tablegen). While a game follows its start's
 line, the next move is a lookup; off the line, the board searches (pegfw.jobs). On 28 holes the
 search rarely finishes from a full board within the chip's budget, so the book is what makes the
 hint button answer there early in a game.

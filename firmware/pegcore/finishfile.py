@@ -5,7 +5,7 @@ straight to it (each jump chosen so the finish stays reachable), never searching
 File layout: b"PGF1", palette size F (uint8), hash slots N (uint16), multipliers k1, k2 (uint16,
 those of the hint table it belongs to); F finish sets (uint16, canonical frame: bit i = hole i+1);
 then N palette indices (uint8), one per slot of the hint table's perfect hash.
-pegboard.tablegen writes it beside t5_hints.bin.
+pegboard.solve.tablegen writes it beside t5_hints.bin.
 """
 
 MAGIC = b"PGF1"

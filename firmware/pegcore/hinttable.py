@@ -8,7 +8,7 @@ nibble tables, finds its slot with a minimal perfect hash (two multiplications, 
 jump back to the mask's own frame. So no hint on this board ever
 searches: every one is a few dozen bytecodes.
 
-pegcore.hintfile reads and checks the file; pegboard.tablegen writes it.
+pegcore.hintfile reads and checks the file; pegboard.solve.tablegen writes it.
 """
 
 try:

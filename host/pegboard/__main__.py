@@ -1,5 +1,5 @@
 import sys
 
-from pegboard.cli import main
+from pegboard.commands.cli import main
 
 sys.exit(main())

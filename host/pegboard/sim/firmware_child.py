@@ -15,8 +15,8 @@ import tempfile
 from pathlib import Path
 from typing import IO, Any
 
-from pegboard.boards import shift_wiring_spec
-from pegboard.circuitpython import NEWEST_TESTED
+from pegboard.hardware.boards import shift_wiring_spec
+from pegboard.deploy.circuitpython import NEWEST_TESTED
 from pegboard.sim.errors import SimError
 
 DEVICE_DIR = Path(__file__).resolve().parent / "device"

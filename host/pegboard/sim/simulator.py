@@ -17,7 +17,7 @@ from collections import deque
 from pathlib import Path
 from typing import Any
 
-from pegboard import circuitpython as cp_versions
+from pegboard.deploy import circuitpython as cp_versions
 from pegboard.sim import firmware_child
 from pegboard.sim.control_server import ControlServer
 from pegboard.sim.data_port import DataPort
@@ -65,7 +65,7 @@ class Simulator:
         time (thumb: the emulated cycles at 125 MHz; chip: CHIP_FACTOR x its CPU time, an assumed
         ratio), so a pass too long for the chip resets the simulated board.
         `circuitpython`: the CircuitPython version the board runs, one the firmware supports
-        (pegboard.circuitpython): the chip runtimes read settings.toml as that version does (its
+        (pegboard.deploy.circuitpython): the chip runtimes read settings.toml as that version does (its
         os.getenv, and supervisor.get_setting from 10.2.0); CPython and the unix VM have the PC's
         os.getenv whatever the version (docs/simulator.md, "CircuitPython versions")."""
         if runtime not in RUNTIMES:

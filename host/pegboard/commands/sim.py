@@ -6,8 +6,8 @@ import argparse
 import signal
 import threading
 
-from pegboard.circuitpython import NEWEST_TESTED, OLDEST
-from pegboard.cli import Subcommands, UsageError
+from pegboard.deploy.circuitpython import NEWEST_TESTED, OLDEST
+from pegboard.commands.cli import Subcommands, UsageError
 
 
 def register(sub: Subcommands) -> None:

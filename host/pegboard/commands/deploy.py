@@ -5,8 +5,8 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from pegboard.circuitpython import NEWEST_TESTED, OLDEST, supported_range
-from pegboard.cli import Subcommands, UsageError
+from pegboard.deploy.circuitpython import NEWEST_TESTED, OLDEST, supported_range
+from pegboard.commands.cli import Subcommands, UsageError
 
 PRESS_RESET = ("restart the board to run the new firmware: press its RESET button (a Pico has none: unplug "
                "and replug its USB cable). Until then it keeps running the old one.")
@@ -46,7 +46,7 @@ def register(sub: Subcommands) -> None:
 def quiet(port: str | None) -> None:
     """Tell a reachable board that its drive is about to be rewritten (the `quiet` request: it
     stops what runs and reads no file until the restart); a board that cannot be asked is left be."""
-    from pegboard.client import BoardClient, BoardError
+    from pegboard.link.client import BoardClient, BoardError
 
     try:
         with BoardClient(port, timeout=3.0) as b:
@@ -59,7 +59,7 @@ def quiet(port: str | None) -> None:
 
 def restart(port: str | None) -> str | None:
     """Ask the board to reset itself; None when it will, else why it could not be asked."""
-    from pegboard.client import BoardClient, BoardError
+    from pegboard.link.client import BoardClient, BoardError
 
     try:
         with BoardClient(port, timeout=3.0) as b:
@@ -72,7 +72,7 @@ def restart(port: str | None) -> str | None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from pegboard.deploy import DeployError, check_drive, deploy, find_drives
+    from pegboard.deploy.drive import DeployError, check_drive, deploy, find_drives
 
     if args.board and args.settings:
         raise UsageError("give --board or --settings, not both")

@@ -21,7 +21,7 @@ import threading
 import time
 from typing import Any, Callable
 
-from pegboard.client import BoardClient, BoardError
+from pegboard.link.client import BoardClient, BoardError
 
 # how long the firmware shows a hint (pegfw.shows.HintShow: 4 s, +1.2 s when lost)
 HINT_SHOW_S = 5.4

@@ -6,11 +6,11 @@ import argparse
 import json
 from typing import Any
 
-from pegboard.boardargs import add_port, connect, stopped_on_interrupt
-from pegboard.client import BoardClient
-from pegboard.cli import Subcommands, UsageError
-from pegboard.render import move_text
-from pegboard.solution_file import SolutionError, load_solution
+from pegboard.commands.boardargs import add_port, connect, stopped_on_interrupt
+from pegboard.commands.cli import Subcommands, UsageError
+from pegboard.pictures.text import move_text
+from pegboard.commands.position import check_board_size, set_up
+from pegboard.solve.solution_file import SolutionError, load_solution
 
 
 def register(sub: Subcommands) -> None:
@@ -68,15 +68,6 @@ def demo(args: argparse.Namespace) -> int:
     return 0
 
 
-def check_board_size(b: BoardClient, sol: dict[str, Any], path: str) -> None:
-    """A file for another board size is refused before anything is sent: naming both sizes."""
-    info = b.request("info")
-    rows = info.get("rows")
-    if rows != sol["rows"]:
-        raise UsageError("%s is for %d rows (%d holes); this board has %s rows (%s holes)"
-                         % (path, sol["rows"], sol["rows"] * (sol["rows"] + 1) // 2, rows, info.get("holes")))
-
-
 def guide(args: argparse.Namespace) -> int:
     try:
         sol = load_solution(args.file)
@@ -86,8 +77,6 @@ def guide(args: argparse.Namespace) -> int:
         check_board_size(b, sol, args.file)
         st = b.request("state")
         if st.get("start") != sol["start"] or st["moves"] or st["mode"] not in ("play", "guide"):
-            from pegboard.cmd_position import set_up
-
             set_up(b, sol["start"], args.json)  # the board lights what to fill and take out; a game starts
         b.request("guide", moves=sol["moves"])
         print("make the lit move: blue peg over pink into green (%d moves)" % len(sol["moves"]), flush=True)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from pegboard.render import move_text
+from pegboard.pictures.text import move_text
 
 VERDICTS = {"genius": "genius!", "purty smart": "purty smart", "just plain dumb": "just plain dumb",
             "eg-no-ra-moose": "eg-no-ra-moose"}

@@ -1,6 +1,6 @@
 """The protocol client for the board's serial protocol v1 (docs/protocol.md): requests with ids and
 timeouts, their replies, the event stream with sequence-gap detection, and resync after a gap, a
-restart or a reconnect. The bytes travel over a `SerialLink` (pegboard.serial_link), which opens
+restart or a reconnect. The bytes travel over a `SerialLink` (pegboard.link.serial_link), which opens
 the port and reconnects after the cable is pulled."""
 
 from __future__ import annotations
@@ -12,9 +12,9 @@ import time
 from collections import deque
 from typing import Any, Callable, Iterator
 
-from pegboard.board_errors import BoardError, NoBoard
-from pegboard.ports import find_data_port
-from pegboard.serial_link import SerialLink
+from pegboard.link.errors import BoardError, NoBoard
+from pegboard.link.ports import find_data_port
+from pegboard.link.serial_link import SerialLink
 
 __all__ = ["BoardClient", "BoardError", "NoBoard", "resync_event"]
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import csv
 from dataclasses import dataclass
 
-from pegboard.boards import ROOT
+from pegboard.hardware.boards import ROOT
 
 BOM = ROOT / "hardware" / "bom.csv"
 

@@ -18,10 +18,10 @@ from textual.widgets import Button, Footer, Header, RichLog, Static
 
 from pegcore.geometry import Board
 from pegcore.rules import mask_of
-from pegboard.board_link import BoardLink
-from pegboard.client import BoardClient
-from pegboard.render import move_text, render_board
-from pegboard.words import batch_text, game_over_text, mode_text, start_text
+from pegboard.tui.board_link import BoardLink
+from pegboard.link.client import BoardClient
+from pegboard.pictures.text import move_text, render_board
+from pegboard.tui.words import batch_text, game_over_text, mode_text, start_text
 
 EMPTY_LED = (0, 0, 20)  # pegfw.colors.EMPTY: shown neutral here, so it never looks like the hint's blue
 DARK = Color(32, 32, 32)
@@ -64,7 +64,7 @@ def _legend() -> Text:
 
 
 class LinkMessage(Message):
-    """Something from the BoardLink thread (see pegboard.board_link for the kinds)."""
+    """Something from the BoardLink thread (see pegboard.tui.board_link for the kinds)."""
 
     def __init__(self, item: tuple[Any, ...]) -> None:
         super().__init__()

@@ -8,7 +8,7 @@ import math
 
 from pegcore.geometry import Board
 
-from pegboard.plate import plate_outline
+from pegboard.hardware.plate import plate_outline
 
 PLATE_T = 6.0        # top plate: 6 mm birch plywood or cast acrylic
 HOLE_D = 6.5         # peg hole, cut through

@@ -8,11 +8,11 @@ import os
 import sys
 import time
 
-from pegboard.cli import EXIT_STATUS_UNTIL_STOPPED, Subcommands
-from pegboard.boardargs import PORT_HELP, connect, describe_state
-from pegboard.client import BoardClient, BoardError
-from pegboard.render import move_text
-from pegboard.words import event_text, pegs
+from pegboard.commands.cli import EXIT_STATUS_UNTIL_STOPPED, Subcommands
+from pegboard.commands.boardargs import PORT_HELP, connect, describe_state
+from pegboard.link.client import BoardClient, BoardError
+from pegboard.pictures.text import move_text
+from pegboard.tui.words import event_text, pegs
 
 
 def register(sub: Subcommands) -> None:
@@ -53,7 +53,7 @@ def mirror(args: argparse.Namespace) -> int:
     board = connect(args)
     if args.plain or not sys.stdout.isatty():
         return _plain(board)
-    from pegboard.tui import BoardApp
+    from pegboard.tui.app import BoardApp
 
     port = board.connected_to
     hand = _hand_for(port)
@@ -91,7 +91,7 @@ def play(args: argparse.Namespace) -> int:
     from pegboard.sim import Simulator
 
     if not 1 <= args.empty <= 15:
-        from pegboard.cli import UsageError
+        from pegboard.commands.cli import UsageError
 
         raise UsageError("--empty must be a hole 1..15")
     with Simulator(runtime=args.runtime) as sim:
@@ -99,7 +99,7 @@ def play(args: argparse.Namespace) -> int:
         sim.control("fill", empty=args.empty)
         if not sys.stdout.isatty():
             return _scripted_show(sim, board)
-        from pegboard.tui import BoardApp
+        from pegboard.tui.app import BoardApp
 
         BoardApp(board, hand=sim.control, title="pegboard run (simulated board)").run()
         board.close()
@@ -112,7 +112,7 @@ def _scripted_show(sim, board: BoardClient) -> int:
     move being made)."""
     from pegcore.geometry import Board
     from pegcore.rules import mask_of
-    from pegboard.render import render_board
+    from pegboard.pictures.text import render_board
 
     sim.control("wait_idle")
     st = board.request("state")
@@ -138,7 +138,7 @@ def _scripted_show(sim, board: BoardClient) -> int:
 
 
 def run(args: argparse.Namespace) -> int:
-    from pegboard.ports import find_board_or_sim
+    from pegboard.link.ports import find_board_or_sim
 
     port = None
     if not getattr(args, "sim", False):

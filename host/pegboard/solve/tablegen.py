@@ -1,6 +1,6 @@
 """Generate the chip's precomputed hint table (pegcore/hintfile.py describes the format).
 
-    python -m pegboard.tablegen firmware/pegcore/t5_hints.bin firmware/pegcore/t5_finish.bin
+    python -m pegboard.solve.tablegen firmware/pegcore/t5_hints.bin firmware/pegcore/t5_finish.bin
 
 (and the opening books t6_book.bin, t7_book.bin beside them)
 """
@@ -147,7 +147,7 @@ BOOK_ROWS = (6, 7)
 def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
     if len(args) != 2:
-        print("usage: python -m pegboard.tablegen HINTS.bin FINISH.bin", file=sys.stderr)
+        print("usage: python -m pegboard.solve.tablegen HINTS.bin FINISH.bin", file=sys.stderr)
         return 2
     outputs = list(zip(args, build_both(5), strict=True))
     folder = os.path.dirname(args[0])

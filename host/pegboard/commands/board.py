@@ -6,10 +6,10 @@ import argparse
 import json
 import time
 
-from pegboard.boardargs import add_port, connect, describe_state, stopped_on_interrupt
-from pegboard.cli import Subcommands
-from pegboard.render import move_text
-from pegboard.words import pegs
+from pegboard.commands.boardargs import add_port, connect, describe_state, stopped_on_interrupt
+from pegboard.commands.cli import Subcommands
+from pegboard.pictures.text import move_text
+from pegboard.tui.words import pegs
 
 
 def register(sub: Subcommands) -> None:
@@ -34,7 +34,7 @@ def register(sub: Subcommands) -> None:
 
 
 def ports(args: argparse.Namespace) -> int:
-    from pegboard.ports import candidates
+    from pegboard.link.ports import candidates
 
     from pegboard.sim.runtime_file import running
 
@@ -105,7 +105,7 @@ def selftest(args: argparse.Namespace) -> int:
         print(json.dumps(st) if args.json else report(st))
         return 0
     if not 1 <= args.seconds <= 300:
-        from pegboard.cli import UsageError
+        from pegboard.commands.cli import UsageError
 
         raise UsageError("--seconds must be 1..300")
     with connect(args) as b:

@@ -14,7 +14,7 @@ whose boot_out.txt names another, and the simulator models only these (pegboard 
   os.getenv (adafruit/circuitpython shared-module/os/getenv.c up to 10.1.4,
   shared-module/os/__init__.c from 10.2.0), the change a minor version made. A newer major version
   is refused unless asked for (`pegboard deploy --any-version`): a major version is where
-  CircuitPython makes its breaking changes, and where its .mpy format changes (pegboard.mpycross).
+  CircuitPython makes its breaking changes, and where its .mpy format changes (pegboard.deploy.mpycross).
 """
 
 from __future__ import annotations

@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from pegboard.cli import Subcommands, UsageError
+from pegboard.commands.cli import Subcommands, UsageError
 
 
 def register(sub: Subcommands) -> None:
@@ -40,7 +40,8 @@ def _output(p: argparse.ArgumentParser) -> None:
 
 
 def _drawing(what: str, path: str | None) -> int:
-    from pegboard import bom, drawings
+    from pegboard.hardware import bom
+    from pegboard.hardware import drawings
 
     if what == "section":
         _write(drawings.hole_section_svg(), path)
@@ -77,7 +78,7 @@ def _write(svg: str, path: str | None) -> None:
 
 
 def run_plate(args: argparse.Namespace) -> int:
-    from pegboard.plate import plate_svg
+    from pegboard.hardware.plate import plate_svg
 
     try:
         svg = plate_svg(args.rows, args.pitch, args.hole, margin=args.margin)
@@ -88,8 +89,8 @@ def run_plate(args: argparse.Namespace) -> int:
 
 
 def schematic_of(path: str) -> str:
-    from pegboard.boards import PICO_PINS
-    from pegboard.schematic import build, svg
+    from pegboard.hardware.boards import PICO_PINS
+    from pegboard.hardware.schematic import build, svg
     from pegboard.sim.settings import read_settings
 
     settings = read_settings(path)

@@ -1,8 +1,8 @@
 """Copy the firmware onto a mounted CIRCUITPY drive, safely: only onto a drive CircuitPython wrote a
-boot_out.txt on, naming a version the firmware supports (pegboard.circuitpython), each file written
+boot_out.txt on, naming a version the firmware supports (pegboard.deploy.circuitpython), each file written
 under a temporary name and renamed, only the files the chip imports, compiled to .mpy when a
 CircuitPython mpy-cross for the drive's version is at hand, and the maker's own settings kept
-(pegboard.settings_merge)."""
+(pegboard.deploy.settings_merge)."""
 
 from __future__ import annotations
 
@@ -16,9 +16,11 @@ from pathlib import Path
 
 import pegcore
 
-from pegboard import circuitpython, mpycross
-from pegboard.boards import board_file, board_for_id
-from pegboard.settings_merge import merge_settings
+from pegboard.deploy import circuitpython
+
+from pegboard.deploy import mpycross
+from pegboard.hardware.boards import board_file, board_for_id
+from pegboard.deploy.settings_merge import merge_settings
 
 FIRMWARE = Path(pegcore.__file__).resolve().parent.parent
 # lib/ holds only what CircuitPython lacks: adafruit_pixelbuf is built into it on RP2040
@@ -75,7 +77,7 @@ def is_circuitpy(drive: Path) -> bool:
 
 def check_drive(drive: Path, any_version: bool = False) -> DriveInfo:
     """What boot_out.txt says about the drive, once it shows CircuitPython of a version the firmware
-    supports wrote it (pegboard.circuitpython); else DeployError saying what was found."""
+    supports wrote it (pegboard.deploy.circuitpython); else DeployError saying what was found."""
     if not drive.is_dir():
         raise DeployError("%s is not a mounted folder" % drive)
     path = drive / "boot_out.txt"

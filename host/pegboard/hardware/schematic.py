@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from typing import Optional
 from xml.sax.saxutils import escape
 
-from pegboard.boards import AHCT125_PINS, HC165_PINS, PICO_GROUNDS, PICO_PINS, SHIFT_WIRING
+from pegboard.hardware.boards import AHCT125_PINS, HC165_PINS, PICO_GROUNDS, PICO_PINS, SHIFT_WIRING
 
 # part -> (what it is, value) ; pins: (part, pin label, physical number or None, net)
 Pin = tuple[str, str, Optional[int], str]

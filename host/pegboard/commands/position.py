@@ -7,10 +7,10 @@ import argparse
 import json
 from typing import Any
 
-from pegboard.boardargs import add_port, connect, stopped_on_interrupt
-from pegboard.cli import Subcommands, UsageError
-from pegboard.client import BoardClient
-from pegboard.solution_file import SolutionError, load_solution
+from pegboard.commands.boardargs import add_port, connect, stopped_on_interrupt
+from pegboard.commands.cli import Subcommands, UsageError
+from pegboard.link.client import BoardClient
+from pegboard.solve.solution_file import SolutionError, load_solution
 
 
 def register(sub: Subcommands) -> None:
@@ -72,11 +72,18 @@ def setup(args: argparse.Namespace) -> int:
         pegs = parse_pegs(args.pegs)
     with connect(args) as b:
         if args.file:
-            from pegboard.cmd_show import check_board_size
-
             check_board_size(b, sol, args.file)
         set_up(b, pegs, args.json)
     return 0
+
+
+def check_board_size(b: BoardClient, sol: dict[str, Any], path: str) -> None:
+    """A file for another board size is refused before anything is sent: naming both sizes."""
+    info = b.request("info")
+    rows = info.get("rows")
+    if rows != sol["rows"]:
+        raise UsageError("%s is for %d rows (%d holes); this board has %s rows (%s holes)"
+                         % (path, sol["rows"], sol["rows"] * (sol["rows"] + 1) // 2, rows, info.get("holes")))
 
 
 def set_up(b: BoardClient, pegs: list[int], as_json: bool = False) -> None:

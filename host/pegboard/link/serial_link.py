@@ -1,7 +1,7 @@
 """The transport under the protocol client: a serial port (device path or pyserial URL) as bytes
 and lines. It opens the port (exclusively, so two programs never interleave requests), reconnects
 after the cable is pulled, and lets the port's flow control pace the writes (a full board makes
-`write` wait, up to WRITE_TIMEOUT). It knows nothing of JSON: `pegboard.client` does."""
+`write` wait, up to WRITE_TIMEOUT). It knows nothing of JSON: `pegboard.link.client` does."""
 
 from __future__ import annotations
 
@@ -11,8 +11,8 @@ from typing import Callable, cast
 
 import serial
 
-from pegboard.board_errors import NoBoard
-from pegboard.ports import find_data_port
+from pegboard.link.errors import NoBoard
+from pegboard.link.ports import find_data_port
 
 try:  # POSIX: a vanished tty can fail with termios.error; Windows has no termios (nor that failure)
     from termios import error as _TermiosError

@@ -1,4 +1,4 @@
-"""`pegboard` command line: one small module per command (cmd_*.py), each with
+"""`pegboard` command line: one small module per command (commands/*.py), each with
 `register(subparsers)` that adds its parser and sets `func(args) -> int`.
 
 Exit codes, the same for every command and written at the end of each one's --help: 0 done,
@@ -19,23 +19,20 @@ import threading
 from typing import Any, Iterator, Protocol
 
 from pegboard import __version__
+from pegboard.commands.usage import UsageError
 
 # Command modules, in the order `pegboard --help` lists them.
 COMMANDS = [
-    "cmd_ui",       # run, mirror
-    "cmd_board",    # ports, state, hint, stop, selftest
-    "cmd_position",  # play (from here), setup
-    "cmd_show",     # demo, guide, watch
-    "cmd_monitor",
-    "cmd_solve",
-    "cmd_sim",
-    "cmd_deploy",
-    "cmd_hardware",
+    "ui",       # run, mirror
+    "board",    # ports, state, hint, stop, selftest
+    "position",  # play (from here), setup
+    "show",     # demo, guide, watch
+    "monitor",
+    "solve",
+    "sim",
+    "deploy",
+    "hardware",
 ]
-
-
-class UsageError(Exception):
-    """Bad input from the user: printed as `pegboard: error: ...` with exit code 2."""
 
 
 EXIT_STATUS = ("exit status: 0 done, 1 the board or the solver said no (or no board was found), "
@@ -104,7 +101,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     sub.add_parser = add_parser  # type: ignore[method-assign,assignment]
     for name in COMMANDS:
-        importlib.import_module("pegboard." + name).register(sub)
+        importlib.import_module("pegboard.commands." + name).register(sub)
     return parser
 
 
@@ -158,10 +155,10 @@ def _run(args: argparse.Namespace, as_json: bool) -> int:
     except KeyboardInterrupt:
         return 130
     except Exception as e:
-        from pegboard.client import BoardError
+        from pegboard.link.client import BoardError
 
         if isinstance(e, BoardError):  # the board said no, or went quiet: not a crash
-            from pegboard.boardargs import fail
+            from pegboard.commands.boardargs import fail
 
             return fail(e, as_json)
         raise

@@ -13,10 +13,10 @@ from typing import Any, Iterator
 from pegcore.geometry import Board
 from pegcore.rules import mask_of
 
-from pegboard.client import BoardClient, BoardError, NoBoard
-from pegboard.render import render_board
-from pegboard.words import mode_text
-from pegboard.serial_link import SerialLink
+from pegboard.link.client import BoardClient, BoardError, NoBoard
+from pegboard.pictures.text import render_board
+from pegboard.tui.words import mode_text
+from pegboard.link.serial_link import SerialLink
 
 
 PORT_HELP = "serial device path or pyserial URL (default: a plugged-in board, else a running `pegboard sim`)"
@@ -30,7 +30,7 @@ def add_port(p: argparse.ArgumentParser) -> None:
 def open_link(args: argparse.Namespace) -> SerialLink:
     """The port on --port, else a plugged-in board's, else a running `pegboard sim`'s, opened.
     Raises UsageError for a port that cannot be a board, NoBoard when none is there."""
-    from pegboard.ports import find_board_or_sim
+    from pegboard.link.ports import find_board_or_sim
 
     if args.port is not None:
         check_port(args.port)
@@ -55,7 +55,7 @@ def connect(args: argparse.Namespace) -> BoardClient:
 
 def check_port(port: str) -> None:
     """Refuse, with the reason, a --port that cannot be a board's serial port."""
-    from pegboard.cli import UsageError
+    from pegboard.commands.usage import UsageError
 
     if not port.strip():
         raise UsageError("--port is empty: give a device path or a pyserial URL")

@@ -14,9 +14,9 @@ from typing import Iterator
 from pegcore.geometry import MAX_ROWS, MIN_ROWS, Board, start_mask
 from pegcore.solver import Solver
 
-from pegboard.cli import Subcommands, UsageError
+from pegboard.commands.cli import Subcommands, UsageError
 from pegboard.progress import Progress
-from pegboard.render import move_text, render_board
+from pegboard.pictures.text import move_text, render_board
 
 
 def register(sub: Subcommands) -> None:
@@ -117,7 +117,7 @@ def _where(finish: int | None) -> str:
 def _count(board: Board, empties: list[int], args: argparse.Namespace) -> int:
     counts: dict[int, int]
     if board.rows <= 6:
-        from pegboard.fastsolve import count_all
+        from pegboard.solve.fastsolve import count_all
 
         bar = Progress("counting")
         try:
@@ -212,7 +212,7 @@ def _solutions(board: Board, empties: list[int], args: argparse.Namespace
                 got = (e, solver.solution(start), None)
             else:
                 # the numpy engine: the core's search (Solver.min_moves) takes minutes on 6 rows
-                from pegboard.fastsolve import min_moves
+                from pegboard.solve.fastsolve import min_moves
 
                 found = min_moves(board, e, args.finish, bar if len(empties) == 1 else None) \
                     if solver.possible(start) else None
@@ -249,7 +249,7 @@ def _solve(board: Board, empties: list[int], args: argparse.Namespace) -> int:
         else:
             _print_solution(board, start, jumps, e, moves_count)
         if args.svg:
-            from pegboard.picture import solution_svg
+            from pegboard.pictures.svg import solution_svg
 
             try:
                 with open(args.svg, "w", encoding="utf-8") as f:
@@ -257,7 +257,7 @@ def _solve(board: Board, empties: list[int], args: argparse.Namespace) -> int:
             except OSError as e:
                 raise UsageError("cannot write %s: %s" % (args.svg, e.strerror)) from None
         if args.gif:
-            from pegboard.picture import solution_gif
+            from pegboard.pictures.svg import solution_gif
 
             try:
                 solution_gif(board, start, jumps, args.gif)

@@ -1,5 +1,5 @@
 """The board options of hardware/boards/ and the wiring facts a maker builds from: physical pin
-numbers, the 74HC165 chain's order, the level shifter. The schematics (pegboard.schematic), the
+numbers, the 74HC165 chain's order, the level shifter. The schematics (pegboard.hardware.schematic), the
 hardware README's tables and the simulator's shift-register fake all read them from here."""
 
 from __future__ import annotations

@@ -14,10 +14,10 @@ import os
 import select
 import sys
 
-from pegboard.board_errors import NoBoard
-from pegboard.boardargs import PORT_HELP, open_link
-from pegboard.cli import EXIT_STATUS_UNTIL_STOPPED, Subcommands
-from pegboard.serial_link import SerialLink
+from pegboard.link.errors import NoBoard
+from pegboard.commands.boardargs import PORT_HELP, open_link
+from pegboard.commands.cli import EXIT_STATUS_UNTIL_STOPPED, Subcommands
+from pegboard.link.serial_link import SerialLink
 
 COLORS = {"move": "32", "game_over": "35", "illegal": "31", "undo": "33", "new_game": "36", "hint": "34",
           "request": "1"}

@@ -1,0 +1,2 @@
+"""The command line: `cli`, one module per command (`ui` ... `hardware`), and `boardargs`
+(--port, the errors every board command shares)."""

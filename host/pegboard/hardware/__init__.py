@@ -1,0 +1,1 @@
+"""The maker's documents: board files, schematics, drawings, plate, BOM."""

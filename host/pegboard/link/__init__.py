@@ -1,0 +1,1 @@
+"""The way to a board: finding ports, the serial link, the protocol client."""

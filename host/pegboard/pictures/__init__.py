@@ -1,0 +1,1 @@
+"""Pictures of boards and solutions: text, SVG."""

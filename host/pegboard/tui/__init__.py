@@ -1,0 +1,1 @@
+"""The terminal UI: the app (draws), its link thread, events in words."""
