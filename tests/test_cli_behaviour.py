@@ -162,15 +162,15 @@ def test_gif_refuses_other_suffixes_and_draws_a_readable_picture(tmp_path, cli):
     assert max(green) - min(green) >= 40
 
 
-def test_monitor_shows_both_directions_of_commands_that_go_through_its_tap(sim, tmp_path):
+def test_monitor_shows_both_directions_of_the_other_programs_traffic(sim, tmp_path):
     env = dict(os.environ, XDG_RUNTIME_DIR=str(tmp_path))
     mon = subprocess.Popen([sys.executable, "-m", "pegboard", "monitor", "--port", sim.data_path],
                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
     first = mon.stdout.readline()
-    assert "tap: " in first, first + mon.stderr.read()
-    # no --port: the monitor's tap is found and used
-    p = subprocess.run([sys.executable, "-m", "pegboard", "state", "--json"], capture_output=True, text=True,
-                       env=env, timeout=30)
+    assert first.startswith("monitoring "), first + mon.stderr.read()
+    # another program uses the same board beside the monitor
+    p = subprocess.run([sys.executable, "-m", "pegboard", "state", "--json", "--port", sim.data_path],
+                       capture_output=True, text=True, env=env, timeout=30)
     assert p.returncode == 0 and json.loads(p.stdout)["empty_start"] == 4
     sim.control("lift", hole=5)
     sim.control("wait_idle")
@@ -184,10 +184,10 @@ def test_monitor_shows_both_directions_of_commands_that_go_through_its_tap(sim, 
     out, err = mon.communicate(timeout=30)
     assert mon.returncode == 0 and "Traceback" not in err
     lines = "".join(said).splitlines() + out.splitlines()
-    assert any(line.startswith("→ state") for line in lines)
+    assert any(line.startswith("→ state") and "(pegboard state (pid " in line for line in lines)
     assert any(line.startswith("← reply") and "empty_start=4" in line for line in lines)
     assert any(line.startswith("← #") and "lift" in line and "hole=5" in line for line in lines)
-    assert not list((tmp_path / "pegboard").glob("tap-*")), "the tap's runtime file is removed"
+    assert not list((tmp_path / "pegboard").glob("hub-*.json")), "the hub ended with its last program"
 
 
 def test_mirror_plain_prints_each_move_in_words_and_the_board_after_it():

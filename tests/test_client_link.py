@@ -103,7 +103,7 @@ def test_a_late_reply_to_a_request_that_gave_up_is_not_taken_for_the_next():
                 c.request("slow", timeout=0.1)
                 raise AssertionError("the slow request should have timed out")
             except Exception as e:  # noqa: BLE001
-                assert "no reply to 'slow' within 0.1 s" in str(e)
+                assert "no reply to 'slow' from " in str(e)
             assert c.request("info")["which"] == "info"
     finally:
         board.close()

@@ -171,7 +171,7 @@ def test_port_detection_picks_the_data_interface(monkeypatch):
 def test_no_board_plugged_in_is_a_clear_message(monkeypatch, capsys):
     import pegboard.link.ports as ports
 
-    monkeypatch.setattr(ports, "find_board_or_sim", lambda: None)
+    monkeypatch.setattr(ports, "find_board_or_sim", lambda note=None: None)
     assert main(["state"]) == 1
     assert "no board found" in capsys.readouterr().err
 

@@ -13,7 +13,8 @@ from pegboard.tui.words import pegs
 
 
 def register(sub: Subcommands) -> None:
-    p = sub.add_parser("ports", help="list the boards found: CircuitPython serial ports and running simulators")
+    p = sub.add_parser("ports", help="list the boards found: CircuitPython serial ports and running simulators, "
+                                       "and which programs use each")
     p.set_defaults(func=ports)
     p = sub.add_parser("state", help="show the board's pegs, mode and moves")
     add_port(p)
@@ -34,19 +35,30 @@ def register(sub: Subcommands) -> None:
 
 
 def ports(args: argparse.Namespace) -> int:
+    from pegboard.link.hub_link import hub_for
     from pegboard.link.ports import candidates
-
-    from pegboard.sim.runtime_file import running
+    from pegboard.link.runtime_file import STALE_BEAT_S, running
 
     found = candidates()
     sims = running()
     if not found and not sims:
         print("no CircuitPython boards found, and no simulator running (try `pegboard sim`)")
         return 1
+
+    def use(port: str) -> str:
+        hub = hub_for(port)
+        users = hub.get("users") if hub else None
+        return "in use by: %s" % ", ".join(users) if users else "free"
+
     for c in found:
-        print("%-20s %-6s %s" % (c.device, "data" if c.data_port else "", c.description))
+        if c.data_port:
+            print("%-20s data   %s; %s" % (c.device, c.description, use(c.device)))
+        else:
+            print("%-20s        %s (the REPL console: pegboard does not use it)" % (c.device, c.description))
     for s in sims:
-        print("%-20s %-6s pegboard sim (pid %d, control port %s)" % (s["data"], "data", s["pid"], s.get("control")))
+        quiet = "; NOT ANSWERING for %.0f s" % s["beat_age"] if s["beat_age"] > STALE_BEAT_S else ""
+        print("%-20s data   pegboard sim (pid %d, control port %s)%s; %s"
+              % (s["data"], s["pid"], s.get("control"), quiet, use(s["data"])))
     return 0
 
 
@@ -71,10 +83,19 @@ def hint(args: argparse.Namespace) -> int:
     return 0
 
 
+# what `stop` stopped, in words (the board names it: docs/protocol.md, `stop`)
+STOPPED = {"demo": "the demonstration stopped", "guide": "the guide stopped", "hint": "the hint stopped",
+           "watch": "the solver's show stopped", "selftest": "the self-test stopped",
+           "setup": "the setup stopped (the board no longer waits for those pegs)",
+           "search": "the board's search stopped", "over": "the game-over show stopped"}
+
+
 def stop(args: argparse.Namespace) -> int:
     with connect(args) as b:
         r = b.request("stop")
-    print(json.dumps(r) if args.json else "stopped %s" % (r.get("stopped") or "nothing"))
+    what = r.get("stopped")
+    print(json.dumps(r) if args.json else STOPPED.get(what, "the %s stopped" % what) if what else
+          "nothing was running")
     return 0
 
 

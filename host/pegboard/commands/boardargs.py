@@ -16,7 +16,7 @@ from pegcore.rules import mask_of
 from pegboard.link.client import BoardClient, BoardError, NoBoard
 from pegboard.pictures.text import render_board
 from pegboard.tui.words import mode_text
-from pegboard.link.serial_link import SerialLink
+from pegboard.link.hub_link import HubLink
 
 
 PORT_HELP = "serial device path or pyserial URL (default: a plugged-in board, else a running `pegboard sim`)"
@@ -27,25 +27,22 @@ def add_port(p: argparse.ArgumentParser) -> None:
     p.add_argument("--json", action="store_true", help="machine-readable output")
 
 
-def open_link(args: argparse.Namespace) -> SerialLink:
-    """The port on --port, else a plugged-in board's, else a running `pegboard sim`'s, opened.
-    Raises UsageError for a port that cannot be a board, NoBoard when none is there."""
+def open_link(args: argparse.Namespace, tap: bool = False) -> HubLink:
+    """The board on --port, else a plugged-in board, else a running `pegboard sim`, through its hub:
+    every pegboard program that uses the same board shares it (pegboard.link.hub). Raises
+    UsageError for a port that cannot be a board, NoBoard when none is there."""
     from pegboard.link.ports import find_board_or_sim
 
     if args.port is not None:
         check_port(args.port)
-    try:
-        return SerialLink(args.port, finder=find_board_or_sim).open()
-    except NoBoard as e:
-        if args.port is None and str(e).startswith("no board found"):
+        target = args.port
+    else:
+        target = find_board_or_sim(note=lambda text: print("pegboard: %s" % text, file=sys.stderr))
+        if not target:
             raise NoBoard("no board found: plug one in, start the simulated one (`pegboard sim`), or give "
-                          "--port (a device path or pyserial URL)", "no_board") from None
-        if "exclusively lock" in str(e) or "Resource temporarily unavailable" in str(e):
-            port = str(e).split(": ", 1)[0].replace("cannot open ", "")
-            raise NoBoard("%s is in use by another program (a `pegboard mirror`?). One program at a time "
-                          "can hold the board: to watch it beside others, run `pegboard monitor` and let "
-                          "the others go through its tap" % port, "busy_port") from None
-        raise
+                          "--port (a device path or pyserial URL)", "no_board")
+    name = " ".join(["pegboard"] + [a for a in sys.argv[1:2] if not a.startswith("-")])
+    return HubLink(target, port=args.port, name=name, tap=tap).open()
 
 
 def connect(args: argparse.Namespace) -> BoardClient:

@@ -51,6 +51,59 @@ class Subcommands(Protocol):
     def add_parser(self, name: str, **kwargs: Any) -> argparse.ArgumentParser: ...
 
 
+# Each command's --help ends with these command lines, under "examples:" (tests/test_cli_edges.py
+# parses every one, and runs those that need no board). Keyed by the command's words after
+# `pegboard`; every command and subcommand has an entry.
+EXAMPLES: dict[str, list[str]] = {
+    "run": ["pegboard run", "pegboard run --sim --empty 5", "pegboard run --sim --runtime micropython"],
+    "mirror": ["pegboard mirror", "pegboard mirror --plain", "pegboard mirror --port /dev/ttyACM0"],
+    "ports": ["pegboard ports"],
+    "state": ["pegboard state", "pegboard state --json", "pegboard state --port /dev/ttyACM0"],
+    "hint": ["pegboard hint", "pegboard hint --json"],
+    "stop": ["pegboard stop"],
+    "selftest": ["pegboard selftest", "pegboard selftest --seconds 60", "pegboard selftest --report"],
+    "play": ["pegboard play", "pegboard play --finish 13"],
+    "setup": ["pegboard setup --pegs 2,4,5,7,9,12,13",
+              "pegboard solve --empty 4 --json > solution.json", "pegboard setup solution.json"],
+    "demo": ["pegboard demo", "pegboard solve --empty 4 --json > solution.json", "pegboard demo solution.json"],
+    "guide": ["pegboard solve --empty 4 --finish 4 --json > solution.json", "pegboard guide solution.json"],
+    "watch": ["pegboard watch", "pegboard watch --speed 500", "pegboard watch --step"],
+    "monitor": ["pegboard monitor", "pegboard monitor --raw"],
+    "solve": ["pegboard solve --empty 5", "pegboard solve --empty all --count",
+              "pegboard solve --empty 4 --finish 4 --json", "pegboard solve --empty 1 --min-moves",
+              "pegboard solve --rows 6 --empty 3 --svg solution.svg --gif solution.gif",
+              "pegboard solve --empty 5 --all --json > every-solution.jsonl"],
+    "sim": ["pegboard sim", "pegboard sim --runtime chip", "pegboard sim --runtime thumb --console",
+            "pegboard sim --settings hardware/boards/shift-74hc165.toml", "pegboard sim --link /tmp/pegboard-port"],
+    "deploy": ["pegboard deploy", "pegboard deploy --board pico", "pegboard deploy --drive /media/me/CIRCUITPY --py",
+               "pegboard deploy --board shift-74hc165 --no-restart"],
+    "hardware": ["pegboard hardware plate -o plate.svg", "pegboard hardware bom"],
+    "hardware plate": ["pegboard hardware plate -o plate.svg",
+                       "pegboard hardware plate --rows 6 --pitch 22 --hole 7 -o plate-21.svg"],
+    "hardware schematic": ["pegboard hardware schematic hardware/boards/pico-gpio.toml -o pico.svg",
+                           "pegboard hardware wiring hardware/boards/shift-74hc165.toml -o shift.svg"],
+    "hardware section": ["pegboard hardware section -o section.svg"],
+    "hardware box": ["pegboard hardware box -o box.svg"],
+    "hardware bom": ["pegboard hardware bom", "pegboard hardware bom -o parts.txt"],
+}
+
+
+class _HelpFormatter(argparse.HelpFormatter):
+    """argparse's own, but a line of the description or epilog that begins with spaces (an
+    example command line) is kept as it is; other lines are wrapped as usual."""
+
+    def _fill_text(self, text: str, width: int, indent: str) -> str:
+        out = []
+        for line in text.splitlines():
+            if not line.strip():
+                out.append("")
+            elif line.startswith(" "):
+                out.append(indent + line.rstrip())
+            else:
+                out.append(super()._fill_text(line, width, indent))
+        return "\n".join(out)
+
+
 class _Parser(argparse.ArgumentParser):
     """Every command's parser (argparse makes subparsers of the parent's class): --json errors,
     and the exit codes at the end of each command's --help."""
@@ -60,7 +113,19 @@ class _Parser(argparse.ArgumentParser):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         if not kwargs.get("epilog"):
             kwargs["epilog"] = EXIT_STATUS
+        kwargs.setdefault("formatter_class", _HelpFormatter)
         super().__init__(*args, **kwargs)
+
+    def add_subparsers(self, **kwargs: Any) -> Any:
+        """Subcommands' parsers, each made by `_command_parser` (subcommands of subcommands too)."""
+        action = super().add_subparsers(**kwargs)
+        add = action.add_parser
+
+        def add_parser(name: str, **kw: Any) -> argparse.ArgumentParser:
+            return _command_parser(add, name, **kw)
+
+        action.add_parser = add_parser  # type: ignore[method-assign]
+        return action
 
     def error(self, message: str) -> None:  # type: ignore[override]
         if self.json_errors:
@@ -68,6 +133,35 @@ class _Parser(argparse.ArgumentParser):
             self.exit(2)
         self.print_usage(sys.stderr)
         self.exit(2, "%s: error: %s\n" % (self.prog, message))
+
+
+def _command_parser(add: Any, name: str, **kwargs: Any) -> argparse.ArgumentParser:
+    """A command's parser: its --help begins with what it does (its line in the parent's --help)
+    unless it says more, and ends with its exit codes and its examples (EXAMPLES)."""
+    if kwargs.get("help") and not kwargs.get("description"):
+        kwargs["description"] = kwargs["help"][0].upper() + kwargs["help"][1:] + "."
+    parser: argparse.ArgumentParser = add(name, **kwargs)
+    examples = EXAMPLES.get(parser.prog.split(" ", 1)[-1], [])
+    if examples:
+        parser.epilog = "%s\n\nexamples:\n%s" % (parser.epilog or EXIT_STATUS,
+                                                "\n".join("  " + line for line in examples))
+    return parser
+
+
+def check_output(option: str, path: str, suffix: str = "") -> None:
+    """Refuse an output file before the work starts (a long job must not end in "cannot write"):
+    the wrong ending, a folder that is missing or not writable, a folder given as the file."""
+    if os.path.isdir(path):
+        raise UsageError("%s %s: that is a folder; give a file name" % (option, path))
+    if suffix and not path.lower().endswith(suffix):
+        raise UsageError("%s %s: the file name must end in %s" % (option, path, suffix))
+    folder = os.path.dirname(os.path.abspath(path))
+    if not os.path.isdir(folder):
+        raise UsageError("%s %s: there is no folder %s" % (option, path, folder))
+    if not os.access(folder, os.W_OK):
+        raise UsageError("%s %s: the folder %s is not writable" % (option, path, folder))
+    if os.path.exists(path) and not os.access(path, os.W_OK):
+        raise UsageError("%s %s: the file is not writable" % (option, path))
 
 
 def _json_failure(code: str, message: str) -> None:
@@ -89,17 +183,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="pegboard", description="Play, mirror, solve and debug the lit peg solitaire board.",
                      epilog=POSITIONS, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--version", action="version", version="pegboard " + __version__)
+    # each command's parser is made by _command_parser (its description, exit codes and examples)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
-    add = sub.add_parser
-
-    def add_parser(name: str, **kwargs: Any) -> argparse.ArgumentParser:
-        # a command's own --help begins with what it does (its line in `pegboard --help`) unless it
-        # says more
-        if kwargs.get("help") and not kwargs.get("description"):
-            kwargs["description"] = kwargs["help"][0].upper() + kwargs["help"][1:] + "."
-        return add(name, **kwargs)
-
-    sub.add_parser = add_parser  # type: ignore[method-assign,assignment]
     for name in COMMANDS:
         importlib.import_module("pegboard.commands." + name).register(sub)
     return parser

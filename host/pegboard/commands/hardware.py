@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from pegboard.commands.cli import Subcommands, UsageError
+from pegboard.commands.cli import Subcommands, UsageError, check_output
 
 
 def register(sub: Subcommands) -> None:
@@ -39,10 +39,17 @@ def _output(p: argparse.ArgumentParser) -> None:
     p.add_argument("-o", "--output", metavar="FILE", help="write the SVG to FILE (default: standard output)")
 
 
+def _check(path: str | None, suffix: str = ".svg") -> None:
+    """-o FILE refused before anything is drawn: the wrong ending, a missing or read-only folder."""
+    if path is not None:
+        check_output("-o", path, suffix)
+
+
 def _drawing(what: str, path: str | None) -> int:
     from pegboard.hardware import bom
     from pegboard.hardware import drawings
 
+    _check(path, "" if what == "bom" else ".svg")
     if what == "section":
         _write(drawings.hole_section_svg(), path)
     elif what == "box":
@@ -61,14 +68,13 @@ def _write_text(text: str, path: str | None) -> None:
             f.write(text)
     except OSError as e:
         raise UsageError("cannot write %s: %s" % (path, e.strerror)) from None
+    print("wrote %s" % path, file=sys.stderr)
 
 
 def _write(svg: str, path: str | None) -> None:
     if path is None:
         sys.stdout.write(svg)
         return
-    if not path.lower().endswith(".svg"):
-        raise UsageError("-o %s: the file name must end in .svg" % path)
     try:
         with open(path, "w", encoding="utf-8") as f:
             f.write(svg)
@@ -80,6 +86,7 @@ def _write(svg: str, path: str | None) -> None:
 def run_plate(args: argparse.Namespace) -> int:
     from pegboard.hardware.plate import plate_svg
 
+    _check(args.output)
     try:
         svg = plate_svg(args.rows, args.pitch, args.hole, margin=args.margin)
     except ValueError as e:
@@ -104,6 +111,7 @@ def schematic_of(path: str) -> str:
 def run_schematic(args: argparse.Namespace) -> int:
     from pegboard.sim.settings import SettingsError
 
+    _check(args.output)
     try:
         svg = schematic_of(args.settings)
     except (OSError, SettingsError, KeyError, ValueError) as e:

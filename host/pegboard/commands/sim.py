@@ -7,7 +7,7 @@ import signal
 import threading
 
 from pegboard.deploy.circuitpython import NEWEST_TESTED, OLDEST
-from pegboard.commands.cli import Subcommands, UsageError
+from pegboard.commands.cli import Subcommands, UsageError, check_output
 
 
 def register(sub: Subcommands) -> None:
@@ -19,7 +19,8 @@ def register(sub: Subcommands) -> None:
                     "{\"cmd\":\"fill\",\"empty\":1}; docs/simulator.md lists them all), then runs until "
                     "SIGINT/SIGTERM. While it runs, pegboard commands without --port find it. If the "
                     "firmware stops, its last console lines are printed here.",
-        epilog="exit status: 0 stopped by SIGINT/SIGTERM, 2 bad usage or input (a missing --settings file)")
+        epilog="exit status: 0 stopped by SIGINT/SIGTERM, 2 bad usage or input (a missing --settings file, "
+               "a --link in a missing folder)")
     p.add_argument("--firmware", default=None, help="firmware folder (default: the project's firmware/)")
     p.add_argument("--settings", default=None, help="settings.toml to use (default: the firmware's); "
                                                     "it must exist")
@@ -53,11 +54,13 @@ def run(args: argparse.Namespace) -> int:
     from pathlib import Path
 
     from pegboard.sim import SimError, Simulator
-    from pegboard.sim import runtime_file
+    from pegboard.link import runtime_file
     from pegboard.sim.settings import SettingsError
 
     if args.settings and not Path(args.settings).is_file():
         raise UsageError("--settings %s: no such file" % args.settings)
+    if args.link:
+        check_output("--link", args.link)  # before a chip runtime's first build, not after it
     kw = {}
     if args.firmware:
         kw["firmware"] = args.firmware
@@ -78,17 +81,22 @@ def run(args: argparse.Namespace) -> int:
               "this simulator.)" % (sim.data_path, link), flush=True)
         info = runtime_file.write(link, sim.control_path)
         try:
-            _watch_firmware(sim, stop)
+            _watch_firmware(sim, stop, info)
         finally:
             runtime_file.remove(info)
     return 0
 
 
-def _watch_firmware(sim, stop: threading.Event) -> None:
-    """Until stopped: say so on stdout when the firmware stops or the watchdog resets it."""
+def _watch_firmware(sim, stop: threading.Event, announced) -> None:
+    """Until stopped: say so on stdout when the firmware stops or the watchdog resets it; while
+    it runs, the runtime file's heartbeat says this simulator answers (pegboard.link.runtime_file)."""
+    from pegboard.link import runtime_file
+
     seen_resets = sim.watchdog_resets
     reported = False
     while not stop.wait(0.2):
+        if sim.running:
+            runtime_file.beat(announced)
         if sim.watchdog_resets != seen_resets:
             seen_resets = sim.watchdog_resets
             print("the watchdog reset the firmware (%d so far)" % seen_resets, flush=True)

@@ -9,12 +9,14 @@ import os
 import signal
 import sys
 import threading
-from typing import Iterator
+from typing import Callable, Iterator
 
 from pegcore.geometry import MAX_ROWS, MIN_ROWS, Board, start_mask
+from pegcore.memo import BitSet, memo_set
+from pegcore.search import SolutionSearch
 from pegcore.solver import Solver
 
-from pegboard.commands.cli import Subcommands, UsageError
+from pegboard.commands.cli import Subcommands, UsageError, check_output
 from pegboard.progress import Progress
 from pegboard.pictures.text import move_text, render_board
 
@@ -64,17 +66,13 @@ def _parse(args: argparse.Namespace) -> tuple[Board, list[int]]:
                          "leave it out to get one solution" % board.rows)
     if args.gif and not args.gif.lower().endswith(".gif"):
         raise UsageError("--gif %s: the file name must end in .gif (it is an animated GIF)" % args.gif)
-    if args.svg and not args.svg.lower().endswith(".svg"):
-        raise UsageError("--svg %s: the file name must end in .svg" % args.svg)
     if (args.svg or args.gif) and (args.count or args.all or args.empty == "all"):
         raise UsageError("--svg/--gif draw one solution: use them with a single --empty and no --count/--all")
-    for opt, path in (("--svg", args.svg), ("--gif", args.gif)):
-        # checked before the search: a long solve must not end in "cannot write"
-        folder = os.path.dirname(os.path.abspath(path)) if path else ""
-        if path and not os.path.isdir(folder):
-            raise UsageError("%s %s: there is no folder %s" % (opt, path, folder))
-        if path and not os.access(folder, os.W_OK):
-            raise UsageError("%s %s: the folder %s is not writable" % (opt, path, folder))
+    # checked before the search: a long solve must not end in "cannot write"
+    if args.svg:
+        check_output("--svg", args.svg, ".svg")
+    if args.gif:
+        check_output("--gif", args.gif, ".gif")
     return board, empties
 
 
@@ -199,9 +197,10 @@ def _starts(empties: list[int]) -> str:
 def _solutions(board: Board, empties: list[int], args: argparse.Namespace
                ) -> Iterator[tuple[int, list[int] | None, int | None]]:
     """(empty, jumps or None, fewest moves or None) per start, each as soon as it is found; a
-    progress bar on big boards."""
-    solver = Solver(board, args.finish)
-    bar = Progress("solving") if board.rows >= 6 and (len(empties) > 1 or args.min_moves) else None
+    progress bar on big boards (on a terminal: the start hole and the positions searched)."""
+    solver = Solver(board, args.finish, memo_limit=0)  # for fmask and possible(): no memo of its own
+    dead = memo_set(board.holes)  # lost positions, shared by the starts' searches as Solver's own
+    bar = Progress("solving") if board.rows >= 6 else None
     try:
         for k, e in enumerate(empties):
             if bar:
@@ -209,7 +208,11 @@ def _solutions(board: Board, empties: list[int], args: argparse.Namespace
             start = start_mask(board, e)
             got: tuple[int, list[int] | None, int | None]
             if not args.min_moves:
-                got = (e, solver.solution(start), None)
+                def searched(nodes: int, k: int = k, e: int = e) -> None:
+                    if bar:
+                        bar(k, len(empties), "hole %d: %s positions searched" % (e, format(nodes, ",")))
+
+                got = (e, solution(board, start, solver.fmask, dead, searched), None)
             else:
                 # the numpy engine: the core's search (Solver.min_moves) takes minutes on 6 rows
                 from pegboard.solve.fastsolve import min_moves
@@ -225,8 +228,24 @@ def _solutions(board: Board, empties: list[int], args: argparse.Namespace
             bar.close()
 
 
+def solution(board: Board, start: int, fmask: int, dead: BitSet | set[int],
+             searched: Callable[[int], None] | None = None, slice_nodes: int = 1 << 16) -> list[int] | None:
+    """Solver.solution's search (the core's SolutionSearch, `dead` its memo of lost positions kept
+    across starts), run a slice at a time: after each, `searched(positions so far)`. One start
+    on 8 rows can take half a minute."""
+    if start in dead:
+        return None
+    search = SolutionSearch(board, start, dead=dead, fmask=fmask)
+    while not search.advance(slice_nodes):
+        if searched:
+            searched(search.nodes)
+    if search.jumps is None:
+        dead.add(start)
+    return search.jumps
+
+
 def _solve(board: Board, empties: list[int], args: argparse.Namespace) -> int:
-    solver = Solver(board, args.finish)  # for the reason a start has no solution
+    solver = Solver(board, args.finish, memo_limit=0)  # for the reason a start has no solution
     status = 0
     for e, jumps, moves_count in _solutions(board, empties, args):
         start = start_mask(board, e)

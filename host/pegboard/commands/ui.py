@@ -41,7 +41,7 @@ def register(sub: Subcommands) -> None:
 def _hand_for(port: str | None):
     """The control port of the running simulator whose data port this is, else None."""
     from pegboard.sim.hand import Hand
-    from pegboard.sim.runtime_file import running
+    from pegboard.link.runtime_file import running
 
     for sim in running():
         if port and sim.get("control") and os.path.realpath(sim["data"]) == os.path.realpath(port):
@@ -49,9 +49,18 @@ def _hand_for(port: str | None):
     return None
 
 
+# why a command meant for a terminal prints text instead: one line on stderr
+NO_TERMINAL_MIRROR = ("pegboard: no terminal: printing the board's events as text instead of the live view "
+                      "(run it in a terminal for the live view)")
+NO_TERMINAL_PLAY = ("pegboard: no terminal: printing a demonstration instead of the interactive board "
+                    "(run it in a terminal to play)")
+
+
 def mirror(args: argparse.Namespace) -> int:
     board = connect(args)
     if args.plain or not sys.stdout.isatty():
+        if not args.plain:
+            print(NO_TERMINAL_MIRROR, file=sys.stderr, flush=True)
         return _plain(board)
     from pegboard.tui.app import BoardApp
 
@@ -94,6 +103,8 @@ def play(args: argparse.Namespace) -> int:
         from pegboard.commands.cli import UsageError
 
         raise UsageError("--empty must be a hole 1..15")
+    if not sys.stdout.isatty():
+        print(NO_TERMINAL_PLAY, file=sys.stderr, flush=True)
     with Simulator(runtime=args.runtime) as sim:
         board = BoardClient(sim.data_path).open()
         sim.control("fill", empty=args.empty)
@@ -148,6 +159,8 @@ def run(args: argparse.Namespace) -> int:
             port = None
     if port:
         print("board found on %s" % port)
+        if not sys.stdout.isatty():
+            print(NO_TERMINAL_MIRROR, file=sys.stderr, flush=True)
         return mirror(argparse.Namespace(port=port, plain=not sys.stdout.isatty()))
     if sys.stdout.isatty():
         print("starting the simulated board" if getattr(args, "sim", False)

@@ -10,11 +10,14 @@ import json
 import secrets
 import time
 from collections import deque
-from typing import Any, Callable, Iterator
+from typing import TYPE_CHECKING, Any, Callable, Iterator
 
 from pegboard.link.errors import BoardError, NoBoard
 from pegboard.link.ports import find_data_port
 from pegboard.link.serial_link import SerialLink
+
+if TYPE_CHECKING:
+    from pegboard.link.hub_link import HubLink
 
 __all__ = ["BoardClient", "BoardError", "NoBoard", "resync_event"]
 
@@ -36,8 +39,8 @@ class BoardClient:
     """
 
     def __init__(self, port: str | None = None, timeout: float = 3.0, reconnect: float = 5.0,
-                 finder: Callable[[], str | None] = find_data_port, link: SerialLink | None = None) -> None:
-        self.link = link or SerialLink(port, reconnect, finder)
+                 finder: Callable[[], str | None] = find_data_port, link: SerialLink | HubLink | None = None) -> None:
+        self.link: SerialLink | HubLink = link or SerialLink(port, reconnect, finder)
         self.link.on_back = self._reconnected
         self.timeout = timeout
         self._new_ids()
@@ -197,7 +200,8 @@ class BoardClient:
         while True:
             left = deadline - time.monotonic()
             if left <= 0:
-                raise BoardError("no reply to %r within %.1f s" % (cmd, timeout))
+                raise BoardError("no reply to %r from %s within %.1f s"
+                                 % (cmd, self.link.connected_to or self.link.port, timeout))
             obj = self._read_obj(left)
             if obj is None:
                 continue

@@ -5,6 +5,7 @@ console, which must never be opened at 1200 baud: that reboots into the bootload
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Callable
 
 VIDS = {0x239A: "Adafruit", 0x2E8A: "Raspberry Pi"}
 
@@ -48,16 +49,13 @@ def find_data_port() -> str | None:
     return None
 
 
-def find_board_or_sim() -> str | None:
-    """A running `pegboard monitor`'s tap (it holds the board's port: the way to the board goes
-    through it), else a plugged-in board's data port, else a running `pegboard sim`'s."""
-    from pegboard.sim.runtime_file import find_running
+def find_board_or_sim(note: Callable[[str], None] | None = None) -> str | None:
+    """A plugged-in board's data port, else the newest running `pegboard sim` that answers (each
+    one skipped is said to `note`)."""
+    from pegboard.link.runtime_file import answering_sim
 
-    tap = find_running("tap")
-    if tap:
-        return tap["data"]
     port = find_data_port()
     if port:
         return port
-    sim = find_running("sim")
+    sim = answering_sim(note)
     return sim["data"] if sim else None

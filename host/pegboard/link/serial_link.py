@@ -112,6 +112,14 @@ class SerialLink:
         self._ser = None
         self.connected_to = None
 
+    def fileno(self) -> int | None:
+        """The open port's file descriptor, to wait on with select (a device on POSIX), else None
+        (Windows, most pyserial URLs): then the caller polls."""
+        try:
+            return self._ser.fileno() if self._ser is not None else None
+        except Exception:  # noqa: BLE001 - pyserial's classes raise several kinds for "no descriptor"
+            return None
+
     def _port(self) -> serial.Serial:
         if self._ser is None:
             self.open()

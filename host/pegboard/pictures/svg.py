@@ -12,9 +12,21 @@ def _hole_xy(board: Board, hole: int, pitch: float) -> tuple[float, float]:
     return x, y
 
 
+# the colours of the pictures (SVG and GIF) and what they mean: the legend under each picture
+PEG, HOLE, LANDED, EMPTIED = "#8b4513", "#f0e6d2", "#2e8b57", "#ffd7a8"
+LEGEND = ((PEG, "a peg"), (HOLE, "empty"), (LANDED, "it landed"), (EMPTIED, "emptied"))
+LIGHT_INK, DARK_INK = "#ffffff", "#3c3c3c"
+
+
+def _escape(text: str) -> str:
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
 def solution_svg(board: Board, start: int, jumps: list[int], per_row: int = 5) -> str:
-    """Step 0 (the start) then the board after each jump; the jump's holes are highlighted."""
-    pitch = 16.0
+    """Step 0 (the start) then the board after each jump, every hole numbered and the jump's holes
+    highlighted; a legend of the colours at the bottom (as the GIF has)."""
+    pitch = 22.0
+    r = 8.5
     cell_w = board.rows * pitch + 20
     cell_h = board.rows * pitch * 0.866 + 34
     steps = [(start, -1)]
@@ -24,24 +36,39 @@ def solution_svg(board: Board, start: int, jumps: list[int], per_row: int = 5) -
         steps.append((m, j))
     cols = min(per_row, len(steps))
     rows = (len(steps) + cols - 1) // cols
+    legend_h = 26
+    width = max(cols * cell_w, 300)
+    height = rows * cell_h + legend_h
     out = ['<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" viewBox="0 0 %d %d" '
-           'font-family="sans-serif">' % (cols * cell_w, rows * cell_h, cols * cell_w, rows * cell_h),
+           'font-family="sans-serif">' % (width, height, width, height),
            '<rect width="100%" height="100%" fill="white"/>']
     for i, (mask, j) in enumerate(steps):
         ox = (i % cols) * cell_w + 10 + pitch / 2
-        oy = (i // cols) * cell_h + 24
+        oy = (i // cols) * cell_h + 26
         title = "start" if j < 0 else "%d. %d→%d" % (i, board.jump_from[j] + 1, board.jump_to[j] + 1)
-        out.append('<text x="%.1f" y="%.1f" font-size="11">%s</text>' % (ox - pitch / 2, oy - 10, title))
+        out.append('<text x="%.1f" y="%.1f" font-size="11">%s</text>' % (ox - pitch / 2, oy - 12, title))
         for h in range(1, board.holes + 1):
             x, y = _hole_xy(board, h, pitch)
             peg = mask >> (h - 1) & 1
-            color = "#8b4513" if peg else "#f0e6d2"
+            color = PEG if peg else HOLE
             if j >= 0 and h - 1 == board.jump_to[j]:
-                color = "#2e8b57"
+                color = LANDED
             elif j >= 0 and h - 1 in (board.jump_from[j], board.jump_over[j]):
-                color = "#ffd7a8"
-            out.append('<circle class="hole" data-hole="%d" cx="%.1f" cy="%.1f" r="6" fill="%s" stroke="#555"/>'
-                       % (h, ox + x, oy + y, color))
+                color = EMPTIED
+            ink = LIGHT_INK if color in (PEG, LANDED) else DARK_INK
+            out.append('<circle class="hole" data-hole="%d" cx="%.1f" cy="%.1f" r="%.1f" fill="%s" stroke="#555"/>'
+                       % (h, ox + x, oy + y, r, color))
+            out.append('<text class="hole-number" x="%.1f" y="%.1f" font-size="%d" fill="%s" text-anchor="middle" '
+                       'dominant-baseline="central">%d</text>' % (ox + x, oy + y, 9 if h < 10 else 8, ink, h))
+    # the legend: a swatch (a rounded square, so only holes are circles) and its meaning each
+    x, y = 10.0, rows * cell_h + legend_h / 2
+    out.append('<g class="legend" font-size="11">')
+    for color, meaning in LEGEND:
+        out.append('<rect x="%.1f" y="%.1f" width="12" height="12" rx="6" fill="%s" stroke="#555"/>'
+                   % (x, y - 6, color))
+        out.append('<text x="%.1f" y="%.1f" dominant-baseline="central">%s</text>' % (x + 16, y, _escape(meaning)))
+        x += 16 + 6.3 * len(meaning) + 16
+    out.append("</g>")
     out.append("</svg>")
     return "\n".join(out) + "\n"
 

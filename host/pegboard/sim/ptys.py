@@ -1,6 +1,5 @@
-"""Raw pseudo-terminals: the simulator's data and control ports, and the monitor's tap. POSIX only
-(pty, tty): on Windows the simulator and `pegboard monitor` do not run yet (issue everyos); nothing
-else imports this module at start-up, so the rest of the CLI does."""
+"""Raw pseudo-terminals: the simulator's data and control ports. POSIX only (pty, tty): on
+Windows the simulator does not run; nothing else imports this module, so the rest of the CLI does."""
 
 from __future__ import annotations
 

@@ -149,6 +149,12 @@ def main(argv: list[str] | None = None) -> int:
     if len(args) != 2:
         print("usage: python -m pegboard.solve.tablegen HINTS.bin FINISH.bin", file=sys.stderr)
         return 2
+    for path in args:  # before the tables are built: no traceback after the work
+        folder = os.path.dirname(os.path.abspath(path))
+        if not os.path.isdir(folder) or not os.access(folder, os.W_OK):
+            print("tablegen: cannot write %s: the folder %s is %s" % (
+                path, folder, "missing" if not os.path.isdir(folder) else "not writable"), file=sys.stderr)
+            return 2
     outputs = list(zip(args, build_both(5), strict=True))
     folder = os.path.dirname(args[0])
     outputs += [(os.path.join(folder, "t%d_book.bin" % r), build_book(r)) for r in BOOK_ROWS]

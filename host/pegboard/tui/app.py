@@ -1,18 +1,24 @@
-"""The live terminal UI of the board (`pegboard mirror`, `pegboard run`): the holes in the colours
-the board lights them, a legend, the events in plain words, a win/lost banner, a solution browser
-and keys for the board's requests. A BoardLink thread owns the port and posts what arrives; this
-app only draws. With a hand (the simulator's control port) clicking a hole lifts or places a peg,
-as a hand would; on a real board the player moves real pegs and the screen follows."""
+"""The live terminal UI of the board (`pegboard mirror`, `pegboard run`): the holes as the board
+lights them, a legend, the events in plain words, a win/lost banner, a solution browser and keys
+for the board's requests. A BoardLink thread owns the port and posts what arrives; this app only
+draws. With a hand (the simulator's control port) clicking a hole lifts or places a peg, as a hand
+would; on a real board the player moves real pegs and the screen follows.
+
+Each hole shows its role (peg, empty, hint, ...) by a symbol as well as a colour, so nothing rests
+on colour alone; the colours (Okabe–Ito's, and Paul Tol's wine) stay apart with red-green colour
+blindness too."""
 
 from __future__ import annotations
 
-from typing import Any, Callable
+import math
+from typing import Any, Callable, NamedTuple
 
 from rich.text import Text
 from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.color import Color
 from textual.containers import Horizontal, Vertical
+from textual.events import Resize
 from textual.message import Message
 from textual.widgets import Button, Footer, Header, RichLog, Static
 
@@ -21,31 +27,111 @@ from pegcore.rules import mask_of
 from pegboard.tui.board_link import BoardLink
 from pegboard.link.client import BoardClient
 from pegboard.pictures.text import move_text, render_board
-from pegboard.tui.words import batch_text, game_over_text, mode_text, start_text
+from pegboard.tui.words import (batch_text, count, demo_move_text, game_over_text, mode_text, start_text,
+                                stop_text)
 
-EMPTY_LED = (0, 0, 20)  # pegfw.colors.EMPTY: shown neutral here, so it never looks like the hint's blue
+
+class Role(NamedTuple):
+    words: str   # in the legend
+    symbol: str  # in the hole and the legend: the role without colour
+    bg: str      # the hole's colour
+    fg: str      # the symbol's colour (>= 3:1 against bg, WCAG)
+
+
+ROLES = {
+    "empty": Role("empty", "○", "#303030", "#c0c0c0"),
+    "peg": Role("peg", "●", "#e69f00", "#000000"),
+    "lifted": Role("lifted", "↑", "#f0e442", "#000000"),
+    "landing": Role("may land", "◎", "#009e73", "#000000"),
+    "pull": Role("pull out", "⊗", "#882255", "#ffffff"),
+    "illegal": Role("illegal, lost", "✕", "#d55e00", "#000000"),
+    "from": Role("jump this", "★", "#0072b2", "#ffffff"),
+    "over": Role("over this", "◆", "#cc79a7", "#000000"),
+    "to": Role("into here", "◇", "#56b4e9", "#000000"),
+    "demo": Role("demo peg", "■", "#ffffff", "#000000"),
+}
+
+# pegfw.colors (the host does not import pegfw): what each LED colour the board lights means here.
+# The watch lights a jump tried green (LANDING) and one taken back red (ERROR); a lost position
+# blinks its pegs red (LOST = ERROR); free play greys its pegs (SETUP); an update ambers the holes.
+LED_ROLES = ((0x000014, "empty"), (0x281400, "empty"), (0x282828, "peg"), (0xFF963C, "peg"),
+             (0x00FF00, "landing"), (0xFF3C00, "pull"), (0xFF0000, "illegal"), (0x0050FF, "from"),
+             (0xFF00C8, "over"), (0x00FF78, "to"), (0xFFFFFF, "demo"))
+WOODEN = (0xFF0000, 0x0000FF, 0xFFC800)  # theme "wooden": the pegs' colours, by hole
+DIM = 0.35  # of full (at the board's brightness): the faint colours (empty, free play) sit far below
+NEAR = 0.2  # how far (unit RGB directions) a lit colour may be from the one it is taken for
 DARK = Color(32, 32, 32)
 
-LEGEND = [
-    [("●", None), (" peg  ", None), ("○", None), (" empty  ", None), ("  ", "#ff963c"), (" lit peg  ", None),
-     ("  ", "#ffffff"), (" demo", None)],
-    [("  ", "#0050ff"), (" hint: jump this ", None), ("  ", "#ff00c8"), (" over this ", None),
-     ("  ", "#00ff78"), (" into here", None)],
-    [("  ", "#00ff00"), (" lifted peg may land  ", None), ("  ", "#ff3c00"), (" pull this peg", None)],
-    [("  ", "#ff0000"), (" illegal placement, or lost", None)],
-]
+# four lines at 80 columns: the holes get the rest
+HOW_HAND = ("To move: click the peg that jumps, the hole it lands in, then the peg it jumped over. "
+            "A click puts a peg back or takes it out: c clears the board, g plays from there.")
+HOW_BOARD = ("Move the real pegs: lift the jumping peg, put it in the empty hole, pull the jumped one. "
+             "Take every peg out to end a game; set any pegs and press g to play from there.")
+WATCH_HELP = "search: ◎ a jump tried, ✕ taken back (space steps)"  # one line at 80 columns
 
-HOW_HAND = ("To move: click the peg that jumps, then the empty hole it lands in, then the peg it "
-            "jumped over (to take it out). Click a hole again to put a peg back. To set a position: "
-            "c clears the board, clicks add and remove pegs, g plays from there.")
-HOW_BOARD = ("Move the real pegs on the board: this screen follows it. Lift the jumping peg, put it in "
-             "the empty hole, pull the jumped peg. Take every peg out to end a game; set any pegs and "
-             "press g (or hold the board's button 3 s) to play from there.")
+
+# -- colours and roles ------------------------------------------------------------------------
+def _direction(rgb: tuple[float, ...]) -> tuple[float, ...]:
+    top = max(rgb)
+    return tuple(c / top for c in rgb)
+
+
+def _split(c: int) -> tuple[int, int, int]:
+    return c >> 16, c >> 8 & 255, c & 255
+
+
+def _like(rgb: tuple[int, ...], led: int) -> bool:
+    return math.dist(_direction(rgb), _direction(_split(led))) < NEAR
+
+
+def led_role(rgb: list[int] | tuple[int, ...], brightness: int = 100) -> str | None:
+    """The role of a hole lit `rgb` (as the state reply gives it: after the board's brightness and
+    current limit), or None for a colour with no role (the game-over rainbow, the self-test)."""
+    rgb = tuple(rgb[:3])
+    if len(rgb) < 3 or max(rgb) == 0:
+        return "empty"
+    dim = max(rgb) * 100 / (255 * max(brightness, 1)) < DIM
+    for led, role in LED_ROLES:
+        if (max(_split(led)) / 255 < DIM) == dim and _like(rgb, led):
+            return role
+    return None
+
+
+def hole_role(h: int, st: dict[str, Any]) -> str | None:
+    """What hole `h` shows, from its LED and what the state says the LED cannot: the lifted peg
+    (its hole is dark) and the wooden theme's pegs (lit red, blue and yellow)."""
+    lights = st.get("lights") or []
+    rgb = lights[h - 1] if h - 1 < len(lights) else []
+    role = led_role(rgb, st.get("brightness") or 100)
+    if role == "empty" and st.get("lifted") == h:
+        return "lifted"
+    if (st.get("theme") == "wooden" and h in (st.get("pegs") or []) and h not in (st.get("illegal") or [])
+            and len(rgb) >= 3 and max(rgb) and _like(tuple(rgb), WOODEN[(h - 1) % 3])):
+        return "peg"
+    if st.get("mode") == "over" and role not in ("peg", "empty"):
+        return None  # the game-over show: its colours celebrate, they mean nothing
+    return role
+
+
+def luminance(color: str | Color) -> float:
+    """WCAG relative luminance."""
+    c = Color.parse(color) if isinstance(color, str) else color
+
+    def lin(v: int) -> float:
+        s = v / 255
+        return s / 12.92 if s <= 0.04045 else ((s + 0.055) / 1.055) ** 2.4
+    return 0.2126 * lin(c.r) + 0.7152 * lin(c.g) + 0.0722 * lin(c.b)
+
+
+def contrast(a: str | Color, b: str | Color) -> float:
+    """WCAG contrast ratio, 1..21."""
+    la, lb = sorted((luminance(a), luminance(b)))
+    return (lb + 0.05) / (la + 0.05)
 
 
 def _visible(rgb: list[int]) -> Color:
-    # LEDs run at ~40 % brightness: lift dim colours so the terminal shows what the eye sees
-    if not rgb or max(rgb) == 0 or tuple(rgb) == EMPTY_LED:
+    # a colour with no role: LEDs run at ~40 % brightness, so lift dim ones as the eye sees them
+    if not rgb or max(rgb) == 0:
         return DARK
     m = max(rgb)
     k = 255 / m if m < 128 else 1.0
@@ -53,14 +139,96 @@ def _visible(rgb: list[int]) -> Color:
     return Color(r, g, b)
 
 
-def _legend() -> Text:
+def hole_look(h: int, st: dict[str, Any], pegs: set[int]) -> tuple[str, Color, Color]:
+    """(symbol, background, symbol colour) of hole `h`."""
+    role = hole_role(h, st)
+    if role is not None:
+        r = ROLES[role]
+        return r.symbol, Color.parse(r.bg), Color.parse(r.fg)
+    lights = st.get("lights") or []
+    bg = _visible(lights[h - 1]) if h - 1 < len(lights) else DARK
+    black, white = Color(0, 0, 0), Color(255, 255, 255)
+    fg = black if contrast(bg, black) >= contrast(bg, white) else white
+    return ROLES["peg" if h in pegs else "empty"].symbol, bg, fg
+
+
+def lit_jump(st: dict[str, Any], holes: int) -> list[int] | None:
+    """The jump the lights show (from, over, to all lit once each), as [from, over, to]."""
+    where: dict[str, list[int]] = {"from": [], "over": [], "to": []}
+    for h in range(1, holes + 1):
+        role = hole_role(h, st)
+        if role in where:
+            where[role].append(h)
+    if all(len(v) == 1 for v in where.values()):
+        return [where["from"][0], where["over"][0], where["to"][0]]
+    return None
+
+
+def legend() -> Text:
+    """Every role: its symbol in its colours, and its words; two to a line."""
     text = Text()
-    for n, line in enumerate(LEGEND):
-        if n:
+    for n, r in enumerate(ROLES.values()):
+        if n % 2:
+            text.append("  ")
+        elif n:
             text.append("\n")
-        for words, bg in line:
-            text.append(words, style="on %s" % bg if bg else "")
+        text.append(" %s " % r.symbol, style="%s on %s" % (r.fg, r.bg))
+        text.append(" " + (r.words.ljust(9) if n % 2 == 0 else r.words))
     return text
+
+
+# -- the board's size -------------------------------------------------------------------------
+MAX_HOLE_HEIGHT = 6
+LOG_KEPT = 1000
+
+
+def hole_size(rows: int, width: int, height: int) -> tuple[int, int, int, int]:
+    """(width, height, gap across, gap down) of the largest holes whose triangle of `rows` rows fits
+    in width x height cells. A cell is about twice as tall as wide: holes sit ~2.3 cells apart
+    across for each cell down, and their pitch across is even, so every row is half a hole in."""
+    for h in range(MAX_HOLE_HEIGHT, 0, -1):
+        if rows * (h + 1) - 1 > height:  # a blank line between rows
+            continue
+        ideal = max(6, 2 * round(1.15 * (h + 1)))
+        for pitch in (ideal, ideal - 2):  # a little narrower, else smaller: never tall and thin
+            gx = 3 if pitch >= 10 else 1
+            if rows * pitch - gx <= width:
+                return pitch - gx, h, gx, 1
+    return 3, 1, 1, 0  # a very small pane: the labels just fit, rows touch
+
+
+class HoleBoard(Vertical):
+    """The triangle of holes, sized to its pane again on every resize."""
+
+    def __init__(self, rows: int) -> None:
+        super().__init__(id="board")
+        self.rows = rows
+
+    def compose(self) -> ComposeResult:
+        n = 1
+        for r in range(self.rows):
+            holes = []
+            for _ in range(r + 1):
+                b = Button(ROLES["empty"].symbol + str(n), id="hole-%d" % n, classes="hole")
+                b.can_focus = False  # space and enter are keys here, not clicks on the last hole
+                b.styles.line_pad = 0  # the label may fill a small hole (CSS takes no 0 here)
+                holes.append(b)
+                n += 1
+            yield Horizontal(*holes, classes="row")
+
+    def on_resize(self, event: Resize) -> None:
+        self.fit()
+
+    def fit(self) -> None:
+        size = self.content_size
+        w, h, gx, gy = hole_size(self.rows, size.width, size.height)
+        for r, row in enumerate(self.query(".row")):
+            row.styles.height = h
+            row.styles.margin = (0, 0, gy if r < self.rows - 1 else 0, 0)
+            for i, hole in enumerate(row.children):
+                hole.styles.width = w
+                hole.styles.height = h
+                hole.styles.margin = (0, 0, 0, gx if i else 0)
 
 
 class LinkMessage(Message):
@@ -74,19 +242,19 @@ class LinkMessage(Message):
 class BoardApp(App[int]):
     ENABLE_COMMAND_PALETTE = False  # its footer key would cover Quit at 80 columns
     CSS = """
-    #left { width: 34; height: 1fr; }
-    #board { height: auto; padding: 1 0 0 0; }
-    .row { height: 1; align-horizontal: center; }
-    .row.spaced { height: 2; }
-    .hole { width: 5; min-width: 5; height: 1; border: none; padding: 0; margin: 0 1 0 0; }
-    #banner { height: auto; padding: 0 1; text-style: bold; background: $success; display: none; }
+    #left { width: 1fr; height: 1fr; }
+    #board { height: 1fr; align: center middle; }
+    .row { width: 100%; height: 1; align-horizontal: center; }
+    .hole { min-width: 1; height: 1; border: none; padding: 0; margin: 0; }
+    #banner { height: auto; min-height: 1; padding: 0 1; text-style: bold; }
+    #banner.won { background: $success; }
     #banner.lost { background: $error; }
-    #status { height: auto; padding: 0 1; }
+    #status { height: 3; padding: 0 1; }
     #howto { height: auto; padding: 0 1; color: $text-muted; }
-    #right { width: 1fr; height: 1fr; }
+    #side { width: 34%; min-width: 34; max-width: 48; height: 1fr; }
     #legend { height: auto; padding: 0 1; }
     #browser { height: auto; padding: 0 1; border: round $accent; display: none; }
-    #log { height: 1fr; border: round $primary; }
+    #log { height: 1fr; min-height: 3; border: round $primary; }
     """
     BINDINGS = [
         Binding("h", "hint", "Hint"),
@@ -96,7 +264,9 @@ class BoardApp(App[int]):
         Binding("n", "new_game", "New game"),
         Binding("g", "play_here", "Play here"),
         Binding("c", "clear", "Clear", show=False),
-        Binding("b", "browse", "Solution"),
+        Binding("b", "browse", "Solution"),  # while the browser is open b closes it: the next line
+        Binding("b", "close", "Close", key_display="b/esc"),
+        Binding("escape", "close", "Close", show=False),
         Binding("p", "press", "Button"),
         Binding("q", "quit", "Quit"),
         Binding("left_square_bracket", "step_back", "step back", show=False),
@@ -118,8 +288,14 @@ class BoardApp(App[int]):
         self.solution: list[list[int]] = []
         self.sol_start = 0
         self.sol_pos = 0
+        self.browsing = False  # the solution browser is open
         self.banner = ""
+        self.logged: list[str] = []
         self.started = False  # this UI started a demo or watch: quitting stops it
+        self.watching = False  # a watch this UI started runs
+        self.demo: list[list[int]] | None = None  # the running demo's moves, when this UI started it
+        self.demo_made = 0  # moves the running demo has made (its demo_step events)
+        self.demo_lit: tuple[int, list[int]] | None = None  # the lit move last logged (a demo of unknown moves)
         self.title = title
 
     # -- layout -------------------------------------------------------------------------------
@@ -127,40 +303,31 @@ class BoardApp(App[int]):
         yield Header()
         with Horizontal():
             with Vertical(id="left"):
-                yield Vertical(*self._hole_rows(), id="board")
+                yield HoleBoard(self.rows)
                 yield Static("", id="banner")
                 yield Static("connecting to the board...", id="status")
                 yield Static(HOW_HAND if self.hand else HOW_BOARD, id="howto")
-            with Vertical(id="right"):
-                yield Static(_legend(), id="legend")
+            with Vertical(id="side"):
+                yield Static(legend(), id="legend")
                 yield Static("", id="browser")
                 yield RichLog(id="log", wrap=True, markup=False, min_width=20)
         yield Footer(compact=True)  # every key fits in 80 columns (9 keys: 88 columns at the default padding)
 
-    def _hole_rows(self) -> list[Horizontal]:
-        out = []
-        n = 1
-        for r in range(self.rows):
-            holes = []
-            for _ in range(r + 1):
-                b = Button(HOLE_GLYPH + str(n), id="hole-%d" % n, classes="hole")
-                b.can_focus = False  # space and enter are keys here, not clicks on the last hole
-                holes.append(b)
-                n += 1
-            spaced = " spaced" if self.rows <= 6 and r < self.rows - 1 else ""
-            out.append(Horizontal(*holes, classes="row" + spaced))
-        return out
-
-    def _left_width(self) -> int:
-        return max(34, self.rows * 6 + 2)
-
     def on_mount(self) -> None:
-        self.query_one("#left").styles.width = self._left_width()
         self.link.start()
 
     def on_unmount(self) -> None:
         self.link.stop()
-        self.link.join(2)
+        if self.link.is_alive():
+            self.link.join(2)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        # the footer shows "Solution" while the browser is shut, "Close" in its place while open
+        if action == "close":
+            return self.browsing
+        if action == "browse":
+            return not self.browsing
+        return True
 
     # -- from the link ------------------------------------------------------------------------
     def _from_link(self, item: tuple[Any, ...]) -> None:
@@ -173,29 +340,34 @@ class BoardApp(App[int]):
         elif kind == "state":
             self._show_state(msg.item[1])
         elif kind == "events":
-            for line in batch_text(msg.item[1]):
-                self.logline(line)
-            for e in msg.item[1]:
-                self._event(e)
+            self._events(msg.item[1])
         elif kind == "reply":
             self._reply(msg.item[1], msg.item[2])
         elif kind == "error":
             self.logline("! " + msg.item[1])
 
     def logline(self, text: str) -> None:
+        self.logged.append(text)  # as written: the log on screen wraps it
+        del self.logged[:-LOG_KEPT]
         self.query_one("#log", RichLog).write(text)
 
     async def _set_info(self, info: dict[str, Any]) -> None:
         self.info = info
-        self.logline("connected: firmware %s on %s, %s holes" % (info.get("firmware"), info.get("runtime"),
-                                                                  info.get("holes")))
+        self.logline("connected: firmware %s on %s, %s holes" % (info.get("firmware", "?"), info.get("runtime", "?"),
+                                                                  info.get("holes", "?")))
         rows = info.get("rows")
         if isinstance(rows, int) and rows != self.rows:
             self.rows = rows
-            self.query_one("#left").styles.width = self._left_width()  # before the holes, so they never overflow
-            box = self.query_one("#board", Vertical)
-            await box.remove_children()  # the old holes' ids must be gone before the new ones come
-            await box.mount(*self._hole_rows())
+            await self.query_one(HoleBoard).remove()  # the old holes' ids must be gone before the new ones come
+            await self.query_one("#left").mount(HoleBoard(rows), before=0)
+
+    def _events(self, events: list[dict[str, Any]]) -> None:
+        # a demo this UI did not start: its steps are told from the lights (_log_lit_move)
+        told = [e for e in events if self.demo is not None or e.get("event") != "demo_step"]
+        for line in batch_text(told, self.demo):
+            self.logline(line)
+        for e in events:
+            self._event(e)
 
     def _event(self, e: dict[str, Any]) -> None:
         name = e.get("event")
@@ -203,8 +375,13 @@ class BoardApp(App[int]):
             self._set_banner(game_over_text(e.get("pegs_left", 0), e.get("verdict")), won=e.get("pegs_left") == 1)
         elif name in ("new_game", "undo", "resumed"):
             self._set_banner("")
+        elif name == "demo_step":
+            self.demo_made = e.get("step") or 0
         elif name == "demo_done":
             self.started = False
+            self.demo, self.demo_made, self.demo_lit = None, 0, None
+        elif name == "watch_done":
+            self.started = self.watching = False
 
     def _reply(self, cmd: str, reply: dict[str, Any]) -> None:
         if cmd == "solve":
@@ -213,52 +390,88 @@ class BoardApp(App[int]):
             self.sol_pos = 0
             self._show_browser()
         elif cmd == "demo":
-            self.logline("the board demonstrates %d moves (s stops it)" % len(reply.get("moves", [])))
-        elif cmd == "watch" and "step" not in reply:
-            self.logline("the board shows the solver's search (s stops it, space steps)")
+            self._demo_started(reply.get("moves") or [])
+        elif cmd == "watch":
+            self._watch_reply(reply)
         elif cmd == "stop":
-            self.logline("stopped %s" % (reply.get("stopped") or "nothing"))
+            text = stop_text(reply)
+            if text:
+                self.logline(text)
         elif cmd == "play":
             self.logline("playing from here: %s" % start_text(reply))
         if cmd in ("demo", "watch"):
             self.started = True
 
+    def _demo_started(self, moves: list[list[int]]) -> None:
+        self.demo, self.demo_made = moves, 0
+        self.logline("the board demonstrates %s (s stops it)" % count(len(moves), "move"))
+        if moves:
+            self.logline(demo_move_text(1, moves[0], len(moves)))  # lit as the reply comes
+
+    def _watch_reply(self, reply: dict[str, Any]) -> None:
+        self.watching = True
+        if "step" in reply:
+            self.logline("search step %s" % reply["step"])
+        elif reply.get("restarted"):
+            self.logline("the search starts again from this position, a step at a time: space steps")
+        elif reply.get("speed") == 0:
+            self.logline("the board shows the solver's search a step at a time: space steps, s stops it")
+        else:
+            self.logline("the board shows the solver's search (space: a step at a time, s stops it)")
+
     def _set_banner(self, text: str, won: bool = False) -> None:
+        # its line stays when empty (as the status's 3 do): the holes keep their size
         self.banner = text
         w = self.query_one("#banner", Static)
         w.update(text)
-        w.display = bool(text)
-        w.set_class(not won, "lost")
+        w.set_class(bool(text) and won, "won")
+        w.set_class(bool(text) and not won, "lost")
+
+    def _holes(self) -> int:
+        return self.rows * (self.rows + 1) // 2
 
     def _show_state(self, st: dict[str, Any]) -> None:
         self.state = st
         self.sensed = set(st.get("pegs", []))
-        lights = st.get("lights") or []
-        for h in range(1, self.rows * (self.rows + 1) // 2 + 1):
+        for h in range(1, self._holes() + 1):
             try:
                 btn = self.query_one("#hole-%d" % h, Button)
             except Exception:  # the rows are being rebuilt
                 return
-            btn.label = (PEG_GLYPH if h in self.sensed else HOLE_GLYPH) + str(h)
-            bg = _visible(lights[h - 1]) if h - 1 < len(lights) else DARK
+            symbol, bg, fg = hole_look(h, st, self.sensed)
+            btn.label = symbol + str(h)
             btn.styles.background = bg
-            btn.styles.color = Color(0, 0, 0) if bg.brightness > 0.5 else Color(230, 230, 230)
+            btn.styles.color = fg
         mode = st.get("mode")
-        lines = [mode_text(st, len(self.sensed))]
-        if st.get("moves"):
-            lines.append("moves: " + " ".join("%d-%d" % (m[0], m[2]) for m in st["moves"][-6:]))
-        if st.get("illegal"):
-            lines.append("illegal placement at %s" % ", ".join(map(str, st["illegal"])))
-        self.query_one("#status", Static).update("\n".join(lines))
+        if mode == "demo" and self.demo is None:
+            self._log_lit_move(st)
+        self._show_status(st)
         if mode == "over":
             if not self.banner:
                 left = len(st.get("position", []))
                 self._set_banner(game_over_text(left, None), won=left == 1)
         elif mode == "play" and st.get("solvable") is False:
             if not self.banner:
-                self._set_banner("Lost: one peg left is out of reach now (h: the best move left)")
+                self._set_banner("Lost: one peg left is out of reach (h: best move)")
         elif mode in ("setup", "play"):
             self._set_banner("")
+
+    def _log_lit_move(self, st: dict[str, Any]) -> None:
+        """A demo this UI did not start (the board's button, another program): the move it lights."""
+        jump = lit_jump(st, self._holes())
+        if jump and (self.demo_made + 1, jump) != self.demo_lit:
+            self.demo_lit = (self.demo_made + 1, jump)
+            self.logline(demo_move_text(self.demo_made + 1, jump))
+
+    def _show_status(self, st: dict[str, Any]) -> None:
+        lines = [mode_text(st, len(self.sensed))]
+        if self.watching and st.get("mode") == "demo":
+            lines.append(WATCH_HELP)
+        if st.get("moves"):
+            lines.append("moves: " + " ".join("%d-%d" % (m[0], m[2]) for m in st["moves"][-6:]))
+        if st.get("illegal"):
+            lines.append("illegal placement at %s" % ", ".join(map(str, st["illegal"])))
+        self.query_one("#status", Static).update("\n".join(lines))
 
     # -- actions ------------------------------------------------------------------------------
     def action_hint(self) -> None:
@@ -274,7 +487,7 @@ class BoardApp(App[int]):
         self.link.ask("watch", speed=150)
 
     def action_step(self) -> None:
-        self.link.ask("watch", step=True)
+        self.link.step_watch()
 
     def action_press(self) -> None:
         if self.hand is None:
@@ -303,13 +516,18 @@ class BoardApp(App[int]):
     def action_browse(self) -> None:
         self.link.ask("solve")
 
+    def action_close(self) -> None:
+        self.browsing = False
+        self.query_one("#browser", Static).display = False
+        self.refresh_bindings()
+
     def action_forward(self) -> None:
-        if self.sol_pos < len(self.solution):
+        if self.browsing and self.sol_pos < len(self.solution):
             self.sol_pos += 1
             self._show_browser()
 
     def action_step_back(self) -> None:  # not action_back: that is Textual's "previous screen"
-        if self.sol_pos > 0:
+        if self.browsing and self.sol_pos > 0:
             self.sol_pos -= 1
             self._show_browser()
 
@@ -337,6 +555,9 @@ class BoardApp(App[int]):
         w = self.query_one("#browser", Static)
         w.update(head + "\n" + render_board(g, m))
         w.display = True
+        if not self.browsing:
+            self.browsing = True
+            self.refresh_bindings()
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         if not event.button.id or not event.button.id.startswith("hole-"):
@@ -352,7 +573,3 @@ class BoardApp(App[int]):
         else:
             self.sensed.add(h)
             self.link.move("place", hole=h)
-
-
-PEG_GLYPH = "●"
-HOLE_GLYPH = "○"

@@ -8,6 +8,8 @@ What it posts (plain tuples, the UI wraps them in Textual messages):
   ("state", reply)             after every event batch and every request
   ("reply", cmd, reply)        a request's answer
   ("error", text)              a request the board refused, or a lost link
+Events that arrive while a request waits for its reply are posted before that reply (and before
+the state after it), in the order the board sent them: the log keeps step with the lights.
 
 The board sends an event for every change of its pegs, so the picture is redrawn from events. Its
 animations (a hint's blinking, a demo, the solver show, the self-test chase) change only LEDs and
@@ -47,6 +49,11 @@ class BoardLink(threading.Thread):
         """Send a request to the board; its reply comes back as ("reply", cmd, reply)."""
         self.jobs.put(("board", cmd, args))
 
+    def step_watch(self) -> None:
+        """The solver's next step, whatever started the watch: the board steps only a watch started
+        with `step`, so one running at a speed is stopped and started again a step at a time."""
+        self.jobs.put(("step", "watch", {"step": True}))
+
     def move(self, cmd: str, **args: Any) -> None:
         """A hand on the simulated board (lift, place, fill, press ...)."""
         self.jobs.put(("hand", cmd, args))
@@ -64,11 +71,7 @@ class BoardLink(threading.Thread):
                     self._refresh()
                     connected = True
                 self._do_jobs()
-                events = self.board.poll(POLL_S)
-                if events:
-                    self.post(("events", events))
-                    if any(e.get("event") in ("hint", "demo_step", "button") for e in events):
-                        self._animated_until = time.monotonic() + HINT_SHOW_S
+                if self._post_events(self.board.poll(POLL_S)):
                     self._refresh()
                 elif self._animating() and time.monotonic() - self._refreshed > ANIMATION_REREAD_S:
                     self._refresh()
@@ -78,9 +81,16 @@ class BoardLink(threading.Thread):
                 self.board.close()
                 self.stopping.wait(1.0)
             except Exception as e:  # noqa: BLE001 - a thread that dies silently would freeze the picture
-                self.post(("error", "link: %r" % e))
+                self.post(("error", "the link to the board failed (%s: %s); trying again" % (type(e).__name__, e)))
                 self.stopping.wait(1.0)
         self.board.close()
+
+    def _post_events(self, events: list[dict[str, Any]]) -> bool:
+        if events:
+            self.post(("events", events))
+            if any(e.get("event") in ("hint", "demo_step", "button") for e in events):
+                self._animated_until = time.monotonic() + HINT_SHOW_S
+        return bool(events)
 
     def _animating(self) -> bool:
         return self.state.get("mode") == "demo" or time.monotonic() < self._animated_until
@@ -88,6 +98,8 @@ class BoardLink(threading.Thread):
     def _refresh(self) -> None:
         self.state = self.board.request("state")
         self._refreshed = time.monotonic()
+        # events that came before the reply go first: a demo's step is told before its lights
+        self._post_events(self.board.poll(0))
         self.post(("state", self.state))
 
     def _do_jobs(self) -> None:
@@ -104,7 +116,7 @@ class BoardLink(threading.Thread):
                     self.post(("error", "%s: %s" % (cmd, e)))
                 continue
             try:
-                reply = self.board.request(cmd, **args)
+                reply = self._step_watch() if kind == "step" else self.board.request(cmd, **args)
             except BoardError as e:
                 if e.code in ("no_reply", "no_board", "disconnected"):
                     raise
@@ -112,5 +124,16 @@ class BoardLink(threading.Thread):
                 continue
             if cmd in ("demo", "watch", "selftest", "hint"):
                 self._animated_until = time.monotonic() + HINT_SHOW_S
+            self._post_events(self.board.poll(0))  # what happened before the reply is told first
             self.post(("reply", cmd, reply))
             self._refresh()
+
+    def _step_watch(self) -> dict[str, Any]:
+        try:
+            return self.board.request("watch", step=True)
+        except BoardError as e:
+            # busy with a watch (pegfw.app.check_idle names the show): one running at a speed
+            if e.code != "busy" or "watch" not in str(e):
+                raise
+        self.board.request("stop")
+        return dict(self.board.request("watch", step=True), restarted=True)

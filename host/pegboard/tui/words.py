@@ -22,22 +22,37 @@ def start_text(e: dict[str, Any]) -> str:
     """A new_game or resumed event's start: "hole 5 empty", or the pegs of a hand-set start."""
     if e.get("empty"):
         text = "hole %s empty" % e["empty"]
-    else:
-        text = "from pegs in %s" % ", ".join(str(h) for h in e.get("start") or [])
+    elif e.get("start"):
+        text = "from pegs in %s" % holes_text(e["start"])
+    else:  # never "None" on screen: the board sent no start
+        text = "from the pegs as they stand"
     if e.get("finish"):
         text += ", finish in hole %s" % e["finish"]
     return text
 
 
+def count(n: Any, word: str) -> str:
+    """"no moves", "1 move", "3 moves"."""
+    if n == 0:
+        return "no %ss" % word
+    return "%s %s%s" % (n, word, "" if n == 1 else "s")
+
+
 def pegs(n: Any) -> str:
-    """"1 peg", "3 pegs"."""
-    return "%s peg%s" % (n, "" if n == 1 else "s")
+    """"no pegs", "1 peg", "3 pegs"."""
+    return count(n, "peg")
+
+
+def holes_text(holes: Any) -> str:
+    """[2, 4, 5] -> "2, 4, 5"."""
+    return ", ".join(str(h) for h in holes or [])
 
 
 def hint_text(h: dict[str, Any]) -> str:
     """A hint event or reply: the move and whether one peg can still be left."""
     if h.get("move") is None:
-        return "hint: no jump left (%s)" % (pegs(h.get("best_left")) if h.get("best_left") else "the board is empty")
+        left = h.get("best_left")
+        return "hint: no jump left (%s)" % ("%s on the board" % pegs(left) if left else "the board is empty")
     if h.get("solvable"):
         return "hint: %s" % move_text(h["move"])
     return "hint: %s (one peg is out of reach: best is %s left)" % (move_text(h["move"]), pegs(h.get("best_left")))
@@ -49,13 +64,15 @@ def game_over_text(pegs_left: int, verdict: str | None) -> str:
     return "%s: %s%s" % (head, left, " — %s" % VERDICTS.get(verdict, verdict) if verdict else "")
 
 
-def event_text(e: dict[str, Any]) -> str | None:
-    """One event as a sentence, or None for events a person need not read (button presses)."""
+def event_text(e: dict[str, Any], demo: list[list[int]] | None = None) -> str | None:
+    """One event as a sentence, or None for events a person need not read (button presses).
+    `demo`: the moves of the running demo, when known (its reply): a demo step then names the move
+    the board lights now, not the one it has just finished."""
     name = e.get("event")
     if name == "new_game":
         return "new game: %s" % start_text(e)
     if name == "setup":
-        return SETUP_WHY.get(str(e.get("reason")), "free play: %s" % e.get("reason"))
+        return SETUP_WHY.get(str(e.get("reason")), "free play")
     if name == "setup_done":
         return "the position is set: a game starts from it"
     if name == "lift":
@@ -67,7 +84,7 @@ def event_text(e: dict[str, Any]) -> str | None:
     if name == "undo":
         return "undo: %s taken back" % move_text(e["move"])
     if name == "illegal":
-        return "illegal placement at %s: put it back" % ", ".join(str(h) for h in e.get("holes", []))
+        return "illegal placement at %s: put it back" % holes_text(e.get("holes"))
     if name == "recovered":
         return "the pegs make sense again"
     if name == "game_over":
@@ -78,36 +95,106 @@ def event_text(e: dict[str, Any]) -> str | None:
     if name == "hint":
         return hint_text(e)
     if name == "button":
-        return None if e.get("pressed") else "hint button pressed (%s ms)" % e.get("ms")
+        return None if e.get("pressed") else button_text(e.get("ms"))
     if name == "demo_step":
-        return "demo %s: %s" % (e.get("step"), move_text(e["move"]))
-    if name == "demo_done":
-        return "demo stopped" if e.get("stopped") else "demo done"
+        return demo_step_text(e, demo)
+    if name in DONE:
+        return "%s %s" % (DONE[name], "stopped" if e.get("stopped") else "done")
     if name == "guide_step":
-        return "guide %s: %s done, %s to go" % (e.get("step"), move_text(e["move"]), e.get("remaining"))
+        left = e.get("remaining")
+        return "guide %s: %s done, %s" % (e.get("step"), move_text(e["move"]),
+                                          "that was the last" if left == 0 else "%s to go" % left)
     if name == "guide_off":
-        return "guide off: %s" % GUIDE_OFF.get(str(e.get("reason")), e.get("reason"))
+        return "guide off: %s" % GUIDE_OFF.get(str(e.get("reason")), value_text(e.get("reason")))
     if name == "overflow":
         return "too many sensor changes at once: the board re-read every hole"
     if name == "resumed":
-        return "game resumed after power loss: %s at the start, %d moves" % (
-            start_text(e), len(e.get("moves", [])))
+        return "game resumed after power loss: %s at the start, %s" % (
+            start_text(e), count(len(e.get("moves", [])), "move"))
     if name == "sensors":
-        return "sensors: pegs in %s" % (", ".join(str(h) for h in e.get("pegs", [])) or "no hole")
+        return "sensors: pegs in %s" % (holes_text(e.get("pegs")) or "no hole")
+    if name == "quiet":
+        return "the board is being updated: hints are off for %s s" % e.get("seconds")
+    if name == "quiet_done":
+        return "the update is over: hints are on again" if e.get("hint_table") else \
+            "the update is over, but the hint table did not open"
     if name == "error":
-        return "the board hit an error and carries on: %s" % e.get("message")
+        return "the board hit an error and carries on: %s" % value_text(e.get("message"))
     if name == "reconnected":
-        return "reconnected on %s" % e.get("port")
+        return "reconnected on %s" % (e.get("port") or "its port")
     if name == "rebooted":
         return "the board restarted"
     if name == "resync":
         return None
-    return "%s %s" % (name, {k: v for k, v in e.items() if k not in ("event", "seq")})
+    return fields_text(e)
 
 
-def batch_text(events: list[dict[str, Any]]) -> list[str]:
+def button_text(ms: Any) -> str:
+    """The board's button released after `ms`: what the board does for that long a press."""
+    held = ms if isinstance(ms, int) else 0
+    if held >= 3000:
+        return "the board's button held %.1f s: play from here" % (held / 1000)
+    if held >= 800:
+        return "the board's button held %.1f s: the board demonstrates" % (held / 1000)
+    return "hint button pressed (%s ms)" % ms
+
+
+# shows whose end is an event of its own: `<kind>_done`, `stopped` true when stop (or the button) ended it
+DONE = {"demo_done": "demo", "watch_done": "the solver's search", "selftest_done": "self-test"}
+
+
+def demo_step_text(e: dict[str, Any], demo: list[list[int]] | None) -> str:
+    """The board sends demo_step when a move is over and the next one lights up: with the demo's
+    moves, name the one lit now; without them, say which one was made."""
+    step = e.get("step")
+    if demo is not None and isinstance(step, int):
+        if step < len(demo):
+            return demo_move_text(step + 1, demo[step], len(demo))
+        return "demo: all %s made" % count(len(demo), "move")
+    return "demo: move %s made: %s" % (step, move_text(e["move"]))
+
+
+def demo_move_text(n: int, move: list[int], total: int | None = None) -> str:
+    """The demo's move lit now: "demo move 2 of 13: 6 → 4 over 5"."""
+    return "demo move %d%s: %s" % (n, " of %d" % total if total else "", move_text(move))
+
+
+def fields_text(e: dict[str, Any]) -> str:
+    """An event this version has no sentence for, in words all the same (no Python reprs)."""
+    parts = ["%s %s" % (k.replace("_", " "), value_text(v)) for k, v in e.items() if k not in ("event", "seq")]
+    return "%s%s" % (str(e.get("event", "?")).replace("_", " "), ": " + ", ".join(parts) if parts else "")
+
+
+def value_text(v: Any) -> str:
+    if v is None:
+        return "none"
+    if isinstance(v, bool):
+        return "yes" if v else "no"
+    if isinstance(v, list):
+        return " ".join(value_text(x) for x in v) or "none"
+    if isinstance(v, dict):
+        return ", ".join("%s %s" % (k, value_text(x)) for k, x in v.items()) or "none"
+    return str(v)
+
+
+STOPPED = {"hint": "hint stopped", "over": "the game-over lights stopped", "search": "search stopped",
+           "setup": "setting up stopped: free play"}
+
+
+def stop_text(reply: dict[str, Any]) -> str | None:
+    """A stop request's answer; None when the thing stopped says so by its own event (demo_done,
+    watch_done, selftest_done, guide_off)."""
+    was = reply.get("stopped")
+    if not was:
+        return "nothing to stop"
+    if was in ("demo", "watch", "selftest", "guide"):
+        return None
+    return STOPPED.get(str(was), "%s stopped" % was)
+
+
+def batch_text(events: list[dict[str, Any]], demo: list[list[int]] | None = None) -> list[str]:
     """Events that arrived together, in words; a run of pegs placed (or lifted) is one line, as
-    filling the board for a new game would otherwise take a screenful."""
+    filling the board for a new game would otherwise take a screenful. `demo`: as for event_text."""
     out: list[str] = []
     run: tuple[str, list[str]] | None = None
     for e in events:
@@ -123,7 +210,7 @@ def batch_text(events: list[dict[str, Any]]) -> list[str]:
         if run:
             out.append(_run_text(*run))
             run = None
-        text = event_text(e)
+        text = event_text(e, demo)
         if text:
             out.append(text)
     if run:
@@ -138,23 +225,24 @@ def _run_text(name: str, holes: list[str]) -> str:
 
 
 MODE_WORDS = {"setup": "setting up", "play": "playing", "illegal": "illegal placement", "over": "game over",
-              "demo": "showing", "guide": "guiding"}
+              "demo": "demo or search running", "guide": "guiding"}
 
 
-def mode_text(st: dict[str, Any], count: int) -> str:
+def mode_text(st: dict[str, Any], n: int) -> str:
     """The mode the board is in, and why, for the status line."""
     mode = st.get("mode")
     if st.get("target"):
-        return ("setting up a position (%s): put pegs in the green holes, take the orange ones out"
-                % pegs(len(st["target"])))
+        return ("setting up a position (%s): fill the holes lit green (◎), take out the pegs lit "
+                "orange (⊗)" % pegs(len(st["target"])))
     if mode == "setup":
         return ("free play: %s set by hand (hints are about them); play from here: g (live view), "
-                "`pegboard play`, or the board's button held 3 s" % pegs(count))
-    words = MODE_WORDS.get(str(mode), mode)
+                "`pegboard play`, or the board's button held 3 s" % pegs(n))
+    words = MODE_WORDS.get(str(mode), str(mode or "waiting for the board"))
+    parts = [pegs(n)]
     if st.get("empty_start"):
-        start = "from hole %s" % st["empty_start"]
-    else:
-        start = "from a hand-set start of %s" % pegs(len(st.get("start") or []))
+        parts.append("from hole %s" % st["empty_start"])
+    elif st.get("start"):
+        parts.append("from a hand-set start of %s" % pegs(len(st["start"])))
     if st.get("finish"):
-        start += ", finish in hole %s" % st["finish"]
-    return "%s: %s, %s" % (words, pegs(count), start)
+        parts.append("finish in hole %s" % st["finish"])
+    return "%s: %s" % (words, ", ".join(parts))

@@ -38,6 +38,8 @@ import tempfile
 from pathlib import Path
 from typing import NamedTuple
 
+from pegboard.progress import working
+
 HERE = Path(__file__).resolve().parent
 PACKAGE = "mpy_cross_v6==1.1.2"
 SHA256 = "6accc831761e8dc2eb778f937808f6bc72650fefc1fc6aa96bfc23867fbadfea"
@@ -197,7 +199,9 @@ def build(bits: int | None = None) -> Built:
     root.mkdir(parents=True, exist_ok=True)
     import fcntl  # POSIX only: here, not at the top, so importing this module works on Windows too
 
-    with open(root / ".lock", "w") as lock:
+    # a wait with nothing to see (the build, or another process's): said on a terminal only
+    took = "~1 min" if cc == "zig" else "~20 s"
+    with open(root / ".lock", "w") as lock, working("building the chip runtime (first time only, %s)" % took):
         fcntl.flock(lock, fcntl.LOCK_EX)  # one build at a time: tests and the bench may race
         if out.exists():
             return Built(out, want, note)

@@ -22,6 +22,7 @@ import tempfile
 from pathlib import Path
 from typing import NamedTuple
 
+from pegboard.progress import working
 from pegboard.sim import chipvm
 
 HERE = Path(__file__).resolve().parent
@@ -94,7 +95,8 @@ def build() -> Built:
     root.mkdir(parents=True, exist_ok=True)
     import fcntl
 
-    with open(root / ".lock", "w") as lock:
+    # a wait with nothing to see (the build, or another process's): said on a terminal only
+    with open(root / ".lock", "w") as lock, working("building the emulated chip's runtime (first time only, ~30 s)"):
         fcntl.flock(lock, fcntl.LOCK_EX)  # one build at a time: tests and the bench may race
         if out.exists() and Path(str(out) + ".elf").exists():
             return Built(out)

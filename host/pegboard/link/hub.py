@@ -1,0 +1,399 @@
+"""A board's hub: the one process that holds a board's serial port while any `pegboard` program
+uses it, so that many programs share one board (`python -m pegboard.link.hub PORT`, started by
+the first program that opens the board: pegboard.link.hub_link).
+
+Programs reach it on a local socket (127.0.0.1, a port of the system's choosing, on every system)
+after a hello that carries the key from the hub's runtime file: a file in the user's own folder
+(pegboard.link.runtime_file), so no other user's program gets in.
+
+Lines are the board's protocol lines. The hub
+  - gives every request an id of its own before it goes to the board and puts the asker's id back
+    on the reply, which goes to the asker alone: two programs may both use id 1, and no program
+    can take another's reply;
+  - sends every event (and anything else the board says) to every program;
+  - sends `{"hub": ...}` lines of its own: "welcome" after the hello, "lost"/"back" when the
+    cable is pulled and the board is back, "gone" when it did not come back, "dropped" to a
+    program it drops, and, to a program that asked for the tap (`pegboard monitor`), "tap" for
+    every line that passes, both ways, with who sent it;
+  - never waits for a program: what a program has not read is kept up to BACKLOG bytes; past
+    that the program is dropped with a message, and the board and the others go on;
+  - ends (and frees the port) when the last program leaves, or when the board is gone."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import secrets
+import selectors
+import signal
+import socket
+import sys
+import time
+from collections import OrderedDict, deque
+from typing import Any
+
+from pegboard.link import runtime_file
+from pegboard.link.errors import NoBoard
+from pegboard.link.serial_link import LineCutter, SerialLink
+
+BACKLOG = int(os.environ.get("PEGBOARD_HUB_BACKLOG", 256 * 1024))  # bytes a program may leave unread
+FIRST_CLIENT_S = 10.0   # a hub nobody reaches this long after it started (its starter died) ends
+HELLO_S = 3.0           # a connection that has not said hello this long is closed
+LINE_MAX = 64 * 1024    # a program's line longer than this is cut (the board takes 512 bytes)
+BOARD_LINE_MAX = 512    # longer requests go to the board as they are: it refuses them itself
+PENDING_MAX = 1000      # requests awaiting a reply; the oldest are forgotten past this
+POLL_S = 0.005          # how often the port is read when it cannot be waited on (Windows)
+WAIT_S = 0.1            # the longest wait when it can: its bytes wake the hub at once
+
+
+class Client:
+    def __init__(self, sock: socket.socket, number: int) -> None:
+        self.sock = sock
+        self.number = number
+        self.name = "connection %d" % number
+        self.pid: int | None = None
+        self.tap = False
+        self.ready = False  # has said hello with the right key
+        self.since = time.monotonic()
+        self.cutter = LineCutter(LINE_MAX)
+        self.out = bytearray()
+        self.closed = False
+        self.dropping = False  # dropped: its message goes out as the program reads, then it is closed
+
+    def who(self) -> str:
+        return "%s (pid %s)" % (self.name, self.pid) if self.pid else self.name
+
+
+class Hub:
+    def __init__(self, link: SerialLink, key: str) -> None:
+        self.link = link
+        self.key = key
+        self.sel = selectors.DefaultSelector()
+        self.listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        self.listener.bind(("127.0.0.1", 0))
+        self.listener.listen(16)
+        self.listener.setblocking(False)
+        self.sel.register(self.listener, selectors.EVENT_READ)
+        self.address = self.listener.getsockname()
+        self.clients: list[Client] = []
+        self.numbers = 0
+        self.ever_connected = False
+        self.started = time.monotonic()
+        self.pending: OrderedDict[str, tuple[Client, Any, bool]] = OrderedDict()  # hub id -> asker, its id
+        self.unnumbered: deque[Client] = deque()  # askers of lines the board answers without an id
+        self.ids = 0
+        self.board_lines = LineCutter()
+        self.announced: Any = None
+        self.announced_name = str(link.connected_to)
+        self.stopping = False
+        self.gone: str | None = None
+        self.board_fd: int | None = None  # the port's descriptor as registered in `sel`
+        link.on_lost = lambda: self.broadcast_hub({"hub": "lost"})
+        link.on_back = lambda: self.broadcast_hub({"hub": "back", "port": link.connected_to})
+
+    # -- the runtime file ------------------------------------------------------------------------
+    def announce(self, name: str) -> None:
+        real = os.path.realpath(name) if os.path.exists(name) else name
+        self.announced = runtime_file.write(name, None, kind="hub", address=list(self.address), key=self.key,
+                                            real=real, open=self.link.connected_to,
+                                            users=[c.who() for c in self.clients if c.ready])
+
+    # -- programs --------------------------------------------------------------------------------
+    def accept(self) -> None:
+        try:
+            sock, _ = self.listener.accept()
+        except OSError:
+            return
+        sock.setblocking(False)
+        self.numbers += 1
+        client = Client(sock, self.numbers)
+        self.clients.append(client)
+        self.sel.register(sock, selectors.EVENT_READ, client)
+
+    def drop(self, client: Client, why: str | None = None) -> None:
+        """Close a program's connection; with `why`, first tell it (it gets what the kernel holds
+        for it already, then the message: what the hub held for it is lost anyway)."""
+        if client.closed:
+            return
+        was_user = client.ready
+        if why and not client.dropping:
+            client.ready = False
+            client.dropping = True
+            client.since = time.monotonic()
+            client.out = bytearray(b"\n" + json.dumps({"hub": "dropped", "message": why}).encode() + b"\n")
+            print("pegboard hub: dropped %s: %s" % (client.who(), why), file=sys.stderr, flush=True)
+            self.flush(client)
+        else:
+            client.closed = True
+            try:
+                self.sel.unregister(client.sock)
+            except (KeyError, ValueError):
+                pass
+            client.sock.close()
+            self.clients.remove(client)
+        if client in self.unnumbered:
+            self.unnumbered = deque(c for c in self.unnumbered if c is not client)
+        if was_user:
+            self.announce(self.announced_name)
+
+    def send(self, client: Client, data: bytes) -> None:
+        if client.closed or client.dropping:
+            return
+        if len(client.out) + len(data) > BACKLOG:
+            self.drop(client, "it left over %d KB of the board's lines unread; the board does not wait for "
+                              "a program (reconnect to go on)" % (BACKLOG // 1024))
+            return
+        client.out += data
+        self.flush(client)
+
+    def flush(self, client: Client) -> None:
+        if not client.out or client.closed:
+            return
+        try:
+            n = client.sock.send(client.out)
+        except BlockingIOError:
+            n = 0
+        except OSError:
+            self.drop(client)
+            return
+        del client.out[:n]
+        if client.dropping and not client.out:
+            self.drop(client)  # its message is out: close
+            return
+        self.sel.modify(client.sock, selectors.EVENT_READ | (selectors.EVENT_WRITE if client.out else 0), client)
+
+    def send_obj(self, client: Client, obj: dict[str, Any]) -> None:
+        self.send(client, json.dumps(obj).encode() + b"\n")
+
+    def broadcast_hub(self, obj: dict[str, Any]) -> None:
+        for c in list(self.clients):
+            if c.ready:
+                self.send_obj(c, obj)
+
+    def tap(self, arrow: str, line: bytes, who: str) -> None:
+        text = line.decode("utf-8", "replace")
+        for c in list(self.clients):
+            if c.ready and c.tap:
+                self.send_obj(c, {"hub": "tap", "dir": arrow, "who": who, "line": text})
+
+    def readable(self, client: Client) -> None:
+        try:
+            data = client.sock.recv(65536)
+        except BlockingIOError:
+            return
+        except OSError:
+            data = b""
+        if not data:
+            self.drop(client)
+            return
+        if client.dropping:
+            return  # what a dropped program still says goes nowhere
+        for line in client.cutter.feed(data):
+            if client.closed:
+                return
+            if not client.ready:
+                self.hello(client, line)
+            elif line.startswith(b'{"hub": "bye"}'):
+                self.bye(client)
+            else:
+                self.request(client, line.strip())
+
+    def hello(self, client: Client, line: bytes) -> None:
+        try:
+            obj = json.loads(line)
+        except ValueError:
+            obj = None
+        if not isinstance(obj, dict) or not secrets.compare_digest(str(obj.get("key", "")), self.key):
+            self.drop(client)
+            return
+        client.ready = True
+        client.tap = bool(obj.get("tap"))
+        client.name = str(obj.get("name") or client.name)[:80]
+        client.pid = obj.get("pid") if isinstance(obj.get("pid"), int) else None
+        self.ever_connected = True
+        self.send_obj(client, {"hub": "welcome", "port": self.link.connected_to, "pid": os.getpid(),
+                               "users": [c.who() for c in self.clients if c.ready]})
+        self.announce(self.announced_name)
+
+    def bye(self, client: Client) -> None:
+        """A program leaves. If it was the last, the port is freed before it is told so: when its
+        command ends, another program (not a pegboard one) can open the port at once."""
+        client.ready = False
+        if not any(c.ready for c in self.clients):
+            self.link.close()
+            self.stopping = True
+            self.send_obj_anyway(client, {"hub": "released"})
+        else:
+            self.send_obj_anyway(client, {"hub": "bye"})
+        self.announce(self.announced_name)
+
+    def send_obj_anyway(self, client: Client, obj: dict[str, Any]) -> None:
+        client.out += json.dumps(obj).encode() + b"\n"
+        self.flush(client)
+
+    # -- lines both ways -------------------------------------------------------------------------
+    def request(self, client: Client, line: bytes) -> None:
+        """A program's line to the board, with an id of the hub's own when it has one to carry."""
+        obj = None
+        if len(line) <= BOARD_LINE_MAX:
+            try:
+                obj = json.loads(line)
+            except ValueError:
+                obj = None
+        if isinstance(obj, dict):
+            self.ids += 1
+            hub_id = "h%x" % self.ids
+            self.pending[hub_id] = (client, obj.get("id"), "id" in obj)
+            while len(self.pending) > PENDING_MAX:
+                self.pending.popitem(last=False)
+            obj["id"] = hub_id
+            out = json.dumps(obj, separators=(",", ":")).encode()
+        else:  # not a JSON object (a word typed by hand, noise, an overlong line): the board answers
+            out = line  # it without an id, in order: the askers queue for those answers
+            self.unnumbered.append(client)
+        self.tap(">", line, client.who())
+        try:
+            self.link.write(out + b"\n")
+        except NoBoard as e:
+            self.board_gone(str(e))
+
+    def from_board(self, line: bytes) -> None:
+        try:
+            obj = json.loads(line)
+        except ValueError:
+            obj = None
+        if isinstance(obj, dict) and "event" not in obj and ("id" in obj or "ok" in obj):
+            asked = self.pending.pop(obj["id"], None) if isinstance(obj.get("id"), str) else None
+            if asked is None and obj.get("id") is None and self.unnumbered:
+                asker = self.unnumbered.popleft()
+                self.tap("<", line, asker.who())
+                self.send(asker, line + b"\n")
+                return
+            if asked is None:
+                return  # a late answer to a request from before this hub, or of a program gone
+            asker, their_id, had_id = asked
+            if had_id:
+                obj["id"] = their_id
+            else:
+                del obj["id"]
+            out = json.dumps(obj).encode()
+            self.tap("<", out, asker.who())
+            self.send(asker, out + b"\n")
+            return
+        self.tap("<", line, "all")
+        for c in list(self.clients):
+            if c.ready and not c.tap:
+                self.send(c, line + b"\n")
+
+    def board_gone(self, why: str) -> None:
+        self.gone = why
+        self.broadcast_hub({"hub": "gone", "message": why})
+        for c in list(self.clients):
+            self.flush(c)
+        self.stopping = True
+
+    # -- the loop --------------------------------------------------------------------------------
+    def serve(self, name: str) -> None:
+        self.announced_name = name
+        self.announce(name)
+        try:
+            while not self.stopping:
+                self.watch_port()
+                for k, ev in self.sel.select(WAIT_S if self.board_fd is not None else POLL_S):
+                    if k.fileobj is self.listener:
+                        self.accept()
+                        continue
+                    if k.data is None:
+                        continue  # the port: read below, every pass
+                    if ev & selectors.EVENT_READ:
+                        self.readable(k.data)
+                    if ev & selectors.EVENT_WRITE:
+                        self.flush(k.data)
+                if self.stopping:
+                    break  # the port may be closed already: reading would open it again
+                try:
+                    data = self.link.read()
+                except NoBoard as e:
+                    self.board_gone(str(e))
+                    break
+                for line in self.board_lines.feed(data):
+                    self.from_board(line.strip())
+                now = time.monotonic()
+                for c in list(self.clients):
+                    if not c.ready and now - c.since > HELLO_S:
+                        self.drop(c)  # never said hello, or dropped and not reading its message
+                ready = [c for c in self.clients if c.ready]
+                if self.ever_connected and not ready:
+                    break  # the last program left: free the port
+                if not self.ever_connected and now - self.started > FIRST_CLIENT_S:
+                    break
+        finally:
+            self.close()
+
+    def watch_port(self) -> None:
+        """Wait on the port's descriptor where there is one (it changes after a reconnect)."""
+        fd = self.link.fileno()
+        if fd == self.board_fd:
+            return
+        if self.board_fd is not None:
+            try:
+                self.sel.unregister(self.board_fd)
+            except (KeyError, ValueError, OSError):
+                pass
+        self.board_fd = None
+        if fd is not None:
+            try:
+                self.sel.register(fd, selectors.EVENT_READ, None)
+                self.board_fd = fd
+            except (KeyError, ValueError, OSError):
+                pass
+
+    def close(self) -> None:
+        runtime_file.remove(self.announced)
+        deadline = time.monotonic() + 0.5  # what the programs have not got yet, if they read it soon
+        while any(c.out for c in self.clients) and time.monotonic() < deadline:
+            for c in list(self.clients):
+                self.flush(c)
+            time.sleep(0.01)
+        for c in list(self.clients):
+            c.sock.close()
+        self.listener.close()
+        self.link.close()
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(prog="python -m pegboard.link.hub", description=__doc__.split("\n\n")[0])
+    p.add_argument("port", help="the board's port: a device path or pyserial URL")
+    p.add_argument("--refind", action="store_true",
+                   help="after an unplug, look for the board anywhere (it was found, not named)")
+    args = p.parse_args(argv)
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
+    if hasattr(signal, "SIGHUP"):
+        signal.signal(signal.SIGHUP, signal.SIG_IGN)  # the terminal that started it may close: others use it
+    first = [args.port]
+
+    def finder() -> str | None:
+        from pegboard.link.ports import find_board_or_sim
+
+        return first.pop() if first else find_board_or_sim()
+
+    link = SerialLink(None if args.refind else args.port, finder=finder)
+    try:
+        link.open()
+    except NoBoard as e:
+        print(json.dumps({"error": e.code, "message": str(e)}), flush=True)
+        return 1
+    hub = Hub(link, secrets.token_hex(16))
+    hub.announced_name = args.port
+    hub.announce(args.port)
+    print(json.dumps({"ready": True, "pid": os.getpid(), "file": str(hub.announced)}), flush=True)
+    # nobody reads this process's output from here on: a closed pipe must not end it
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, 1)
+    hub.serve(args.port)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,147 @@
+"""How `pegboard` programs find each other without --port, through small JSON files in the user's
+own runtime folder:
+  sim-PID.json   a running `pegboard sim`: its data port (a symlink it re-points after `replug`, so
+                 the path never changes) and control port; its heartbeat (the file's time, renewed
+                 while the firmware runs) tells a simulator that answers from one that does not
+  hub-PID.json   a board's hub (pegboard.link.hub): the port it holds, where programs reach it,
+                 its key, and who uses the board now
+Each file is removed when its program ends. A file whose process is gone (killed with SIGKILL) is
+ignored and removed by the next reader.
+
+The folder is $XDG_RUNTIME_DIR/pegboard, else a folder of the user's own in the temp folder
+(pegboard-<uid>, mode 0700; on Windows, under the user's own %TEMP%): two users, or two test runs
+with their own XDG_RUNTIME_DIR, never see each other's boards."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+STALE_BEAT_S = 3.0  # a simulator whose heartbeat is older does not answer (stopped, or its firmware is down)
+
+
+def runtime_dir() -> Path:
+    base = os.environ.get("XDG_RUNTIME_DIR")
+    if base and os.path.isdir(base):
+        d = Path(base) / "pegboard"
+    elif hasattr(os, "getuid"):
+        d = Path(tempfile.gettempdir()) / ("pegboard-%d" % os.getuid())
+    else:  # Windows: %TEMP% is the user's own folder already
+        d = Path(tempfile.gettempdir()) / "pegboard"
+    d.mkdir(mode=0o700, parents=True, exist_ok=True)
+    if hasattr(os, "getuid") and d.stat().st_uid != os.getuid():
+        # someone else's folder in a shared /tmp: never trust the ports it names
+        raise OSError("%s belongs to another user: set XDG_RUNTIME_DIR to a folder of your own" % d)
+    return d
+
+
+def data_link_path(pid: int | None = None) -> str:
+    """Where `pegboard sim` keeps its stable data-port symlink by default."""
+    return str(runtime_dir() / ("sim-%d-data" % (pid or os.getpid())))
+
+
+def write(data: str, control: str | None, kind: str = "sim", **more: Any) -> Path | None:
+    """Announce a port: kind "sim" (data and control ports) or "hub" (with `more`: its address,
+    key, users). Returns the file, or None when it cannot be written (the port still works, given
+    as --port)."""
+    try:
+        path = runtime_dir() / ("%s-%d.json" % (kind, os.getpid()))
+        info = {"pid": os.getpid(), "data": data, "control": control, "started": time.time()}
+        info.update(more)
+        tmp = path.with_suffix(".tmp")
+        tmp.write_text(json.dumps(info))
+        os.replace(tmp, path)
+    except OSError as e:
+        print("pegboard: cannot announce %s (commands need --port to find it): %s" % (data, e), file=sys.stderr)
+        return None
+    return path
+
+
+def beat(path: Path | None) -> None:
+    """The announcing program is alive and answering: renew the file's time."""
+    if path is not None:
+        try:
+            os.utime(path)
+        except OSError:
+            pass
+
+
+def remove(path: Path | None) -> None:
+    if path is None:
+        return
+    try:
+        path.unlink()
+    except OSError:
+        pass
+
+
+def alive(pid: Any) -> bool:
+    """Whether process `pid` runs (on Windows, without signalling it: os.kill there would end it)."""
+    if not isinstance(pid, int) or pid <= 0:
+        return False
+    if sys.platform == "win32":
+        import ctypes
+
+        kernel32 = ctypes.windll.kernel32  # type: ignore[attr-defined,unused-ignore]
+        handle = kernel32.OpenProcess(0x1000, False, pid)  # PROCESS_QUERY_LIMITED_INFORMATION
+        if not handle:
+            return False
+        code = ctypes.c_ulong()
+        ok = kernel32.GetExitCodeProcess(handle, ctypes.byref(code))
+        kernel32.CloseHandle(handle)
+        return bool(ok) and code.value == 259  # STILL_ACTIVE
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def running(kind: str = "sim") -> list[dict[str, Any]]:
+    """The programs of `kind` running now, newest first: {"pid", "data", "control", "started",
+    "beat_age" (seconds since the heartbeat), ...}."""
+    out = []
+    try:
+        files = list(runtime_dir().glob("%s-*.json" % kind))
+    except OSError:
+        return []
+    for f in files:
+        try:
+            info = json.loads(f.read_text())
+            info["beat_age"] = max(0.0, time.time() - f.stat().st_mtime)
+        except (OSError, ValueError, TypeError):
+            continue
+        if not isinstance(info, dict) or not alive(info.get("pid")):
+            remove(f)
+            if kind == "sim" and isinstance(info, dict) and isinstance(info.get("pid"), int):
+                remove(Path(data_link_path(info["pid"])))  # its data link, left by a killed simulator
+            continue
+        if isinstance(info.get("data"), str):
+            info["file"] = str(f)
+            out.append(info)
+    out.sort(key=lambda i: -float(i.get("started") or 0))
+    return out
+
+
+def find_running(kind: str = "sim") -> dict[str, Any] | None:
+    found = running(kind)
+    return found[0] if found else None
+
+
+def answering_sim(note: Any = None) -> dict[str, Any] | None:
+    """The newest simulator that answers; each one skipped (its heartbeat is stale) is said to
+    `note(text)`."""
+    for sim in running("sim"):
+        if sim["beat_age"] <= STALE_BEAT_S:
+            return sim
+        if note:
+            note("skipping the simulated board on %s (pid %d): it has not answered for %.0f s"
+                 % (sim["data"], sim["pid"], sim["beat_age"]))
+    return None
