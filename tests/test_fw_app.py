@@ -353,6 +353,19 @@ def test_watch_and_single_step():
     assert ask(app, hw, "stop")["stopped"] == "watch"
 
 
+def test_a_watch_running_at_a_speed_goes_on_a_step_at_a_time_from_where_it_is():
+    hw, app = make_app()
+    new_game(app, hw, 1)
+    assert ask(app, hw, "watch", speed=1)["speed"] == 1
+    run(app, hw, 100)  # 100 ms at 1 ms a step: the search is under way
+    ran = app.shows.show.count
+    assert ran > 0
+    stepped = ask(app, hw, "watch", step=True)["step"]
+    assert app.shows.show.speed_ms == 0 and stepped >= ran + 1, "it went on, not from the start"
+    assert ask(app, hw, "watch", step=True)["step"] == stepped + 1
+    assert ask(app, hw, "stop")["stopped"] == "watch"
+
+
 def test_requests_wait_while_replies_cannot_leave():
     hw, app = make_app()
     hw.serial.room = 0

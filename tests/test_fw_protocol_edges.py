@@ -79,11 +79,11 @@ def test_every_request_while_something_runs_is_busy_or_ends_it_with_its_done_eve
 
 def busy_expected(what, req):
     """The documented rule: demo, guide, watch and selftest start only when none of them runs
-    (a single-stepping watch takes step: true); hint waits for demo, watch and selftest (a guide
-    may take hints)."""
+    (a running watch takes step: true, and goes on a step at a time); hint waits for demo, watch
+    and selftest (a guide may take hints)."""
     shows = ("demo", "guide", "watch", "watch_step", "selftest")
     cmd = req["cmd"]
-    if cmd == "watch" and req.get("step") and what == "watch_step":
+    if cmd == "watch" and req.get("step") and what in ("watch", "watch_step"):
         return False
     if cmd in ("demo", "guide", "selftest", "watch"):
         return what in shows

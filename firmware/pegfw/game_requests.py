@@ -102,7 +102,8 @@ def cmd_watch(app, rid, req, now):
     if step is not None and step is not True:
         raise ProtocolError("bad_args", "step must be true (or left out)")
     show = app.shows.show if app.shows.kind == "watch" else None
-    if step and show is not None and show.speed_ms == 0:
+    if step and show is not None:
+        show.speed_ms = 0  # a watch running at a speed goes on a step at a time, from where it is
         show.step()
         return {"step": show.count + 1}
     speed = req.get("speed")

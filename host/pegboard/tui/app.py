@@ -293,6 +293,7 @@ class BoardApp(App[int]):
         self.logged: list[str] = []
         self.started = False  # this UI started a demo or watch: quitting stops it
         self.watching = False  # a watch this UI started runs
+        self.watch_at_speed = False  # the watch this UI started runs at a speed (space steps it from there)
         self.demo: list[list[int]] | None = None  # the running demo's moves, when this UI started it
         self.demo_made = 0  # moves the running demo has made (its demo_step events)
         self.demo_lit: tuple[int, list[int]] | None = None  # the lit move last logged (a demo of unknown moves)
@@ -410,13 +411,18 @@ class BoardApp(App[int]):
 
     def _watch_reply(self, reply: dict[str, Any]) -> None:
         self.watching = True
-        if "step" in reply:
+        if "step" in reply and self.watch_at_speed:  # the board goes on from where its watch is
+            self.watch_at_speed = False
+            self.logline("the search goes on from here a step at a time: space steps, s stops it")
+            self.logline("search step %s" % reply["step"])
+        elif "step" in reply:
             self.logline("search step %s" % reply["step"])
         elif reply.get("restarted"):
             self.logline("the search starts again from this position, a step at a time: space steps")
         elif reply.get("speed") == 0:
             self.logline("the board shows the solver's search a step at a time: space steps, s stops it")
         else:
+            self.watch_at_speed = True
             self.logline("the board shows the solver's search (space: a step at a time, s stops it)")
 
     def _set_banner(self, text: str, won: bool = False) -> None:

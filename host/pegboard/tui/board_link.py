@@ -50,8 +50,9 @@ class BoardLink(threading.Thread):
         self.jobs.put(("board", cmd, args))
 
     def step_watch(self) -> None:
-        """The solver's next step, whatever started the watch: the board steps only a watch started
-        with `step`, so one running at a speed is stopped and started again a step at a time."""
+        """The solver's next step, whatever started the watch: the board turns a watch running at
+        a speed into one stepped from where it is (firmware before that answered busy: then the
+        watch is stopped and started again a step at a time)."""
         self.jobs.put(("step", "watch", {"step": True}))
 
     def move(self, cmd: str, **args: Any) -> None:
@@ -132,7 +133,7 @@ class BoardLink(threading.Thread):
         try:
             return self.board.request("watch", step=True)
         except BoardError as e:
-            # busy with a watch (pegfw.app.check_idle names the show): one running at a speed
+            # busy with a watch (pegfw.app.check_idle names the show): older firmware, a watch at a speed
             if e.code != "busy" or "watch" not in str(e):
                 raise
         self.board.request("stop")
