@@ -1,7 +1,12 @@
 # pegboard — two commands for a newcomer: `make run` and `make test`.
-PY ?= python3
 VENV := .venv
+ifeq ($(OS),Windows_NT)  # GNU make on Windows (Git Bash, MSYS2): the launcher, and a venv's Scripts folder
+PY ?= py -3
+BIN := $(VENV)/Scripts
+else
+PY ?= python3
 BIN := $(VENV)/bin
+endif
 STAMP := $(VENV)/.installed
 
 .PHONY: run test soak bench lint typecheck table clean

@@ -38,7 +38,7 @@ def test_the_chip_time_of_the_simulated_board_counts_the_flash():
     sim = Simulator(runtime="chip")
     sim.nvm[0:16] = b"XX" + bytes(14)  # not erased, not a pegboard record
     with sim, BoardClient(sim.data_path) as b:
-        b.request("info")
+        b.request("info", timeout=15)  # a chip VM starting on a busy machine
         # the flash time is reported at the watchdog's feed, which closes the pass: after the
         # reply when `info` is answered in the first pass
         st = until(lambda: (lambda s: s if s["flash_ms"] else None)(sim.control("status")), 5, "the flash time")

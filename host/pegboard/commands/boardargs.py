@@ -68,6 +68,8 @@ def check_port(port: str) -> None:
     if os.path.exists(path):
         if not stat.S_ISCHR(os.stat(path).st_mode):
             raise UsageError("--port %s is a file, not a serial port" % port)
+        if not hasattr(os, "O_NOCTTY"):
+            return  # Windows has no device files to look at: opening the port tells
         try:
             fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_NOCTTY)
         except OSError:

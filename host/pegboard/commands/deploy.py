@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import sys
 from pathlib import Path
 
 from pegboard.deploy.circuitpython import NEWEST_TESTED, OLDEST, supported_range
@@ -21,10 +22,14 @@ def register(sub: Subcommands) -> None:
                     "(your PEGBOARD_ values, CIRCUITPY_WIFI_* ...); the board's settings that are missing are "
                     "added (all of them on a new drive, whose settings.toml is empty). First the board is told to "
                     "keep quiet while its files change (a `quiet` request: it stops what runs, reads no file and "
-                    "compiles no code); then to restart (a `reset` request on its data port); if it cannot be "
-                    "reached, you are told to press reset. Nothing is written unless the drive's boot_out.txt "
+                    "compiles no code); then, once every file is flushed to the drive and a second has passed for the "
+                    "system to finish writing, to restart (a `reset` request on its data port); if it cannot be "
+                    "reached, you are told to press reset. Without --drive the drive is looked for among the "
+                    "drive letters labelled CIRCUITPY (Windows), /Volumes/CIRCUITPY* (macOS) or the mounted "
+                    "CIRCUITPY* folders (Linux). Nothing is written unless the drive's boot_out.txt "
                     "names a CircuitPython version the firmware supports: %s." % supported_range())
-    p.add_argument("--drive", help="the mounted CIRCUITPY folder (default: find it)")
+    p.add_argument("--drive", help="the CIRCUITPY drive: its letter on Windows (E:\\), its mount folder on macOS "
+                                   "(/Volumes/CIRCUITPY) and Linux (default: find it)")
     p.add_argument("--board", metavar="NAME",
                    help="the wiring from hardware/boards/NAME.toml (pico-gpio, feather-rp2040-gpio, shift-74hc165; "
                         "a unique start such as 'pico' will do). Default: from the drive's boot_out.txt, "
@@ -43,13 +48,26 @@ def register(sub: Subcommands) -> None:
     p.set_defaults(func=run)
 
 
+def board_client(port: str | None):  # -> BoardClient
+    """The board on `port`, else a plugged-in one, through its hub: a mirror or monitor running
+    beside the deploy keeps the board (and sees it restart)."""
+    from pegboard.link.client import BoardClient, NoBoard
+    from pegboard.link.hub_link import HubLink
+    from pegboard.link.ports import find_data_port
+
+    target = port or find_data_port()
+    if not target:
+        raise NoBoard("no board's data port found", "no_board")
+    return BoardClient(link=HubLink(target, port=port, name="pegboard deploy"), timeout=3.0)
+
+
 def quiet(port: str | None) -> None:
     """Tell a reachable board that its drive is about to be rewritten (the `quiet` request: it
     stops what runs and reads no file until the restart); a board that cannot be asked is left be."""
-    from pegboard.link.client import BoardClient, BoardError
+    from pegboard.link.client import BoardError
 
     try:
-        with BoardClient(port, timeout=3.0) as b:
+        with board_client(port) as b:
             r = b.request("quiet", seconds=120)
         print("the board is quiet while its files change%s"
               % (" (stopped its %s)" % r["stopped"] if r.get("stopped") else ""))
@@ -59,10 +77,10 @@ def quiet(port: str | None) -> None:
 
 def restart(port: str | None) -> str | None:
     """Ask the board to reset itself; None when it will, else why it could not be asked."""
-    from pegboard.link.client import BoardClient, BoardError
+    from pegboard.link.client import BoardError
 
     try:
-        with BoardClient(port, timeout=3.0) as b:
+        with board_client(port) as b:
             b.request("reset")
     except BoardError as e:
         if e.code == "unknown_cmd":
@@ -72,20 +90,27 @@ def restart(port: str | None) -> str | None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from pegboard.deploy.drive import DeployError, check_drive, deploy, find_drives
+    from pegboard.deploy.drive import (DeployError, check_drive, deploy, drive_example, drive_path,
+                                       look_for_drives, settle)
 
     if args.board and args.settings:
         raise UsageError("give --board or --settings, not both")
     if args.drive:
-        drive = Path(args.drive)
+        drive = drive_path(args.drive)
     else:
-        drives = find_drives()
-        if not drives:
-            print("pegboard: no CIRCUITPY drive is mounted: plug the board in, or give --drive")
+        found = look_for_drives()
+        if not found.drives:
+            for path, reason in found.refused:
+                print("pegboard: %s looks like a CIRCUITPY drive but is refused: %s" % (path, reason), file=sys.stderr)
+            print("pegboard: no CIRCUITPY drive %s (looked at %s): plug the board in and wait for its drive to "
+                  "appear, or give it: %s"
+                  % ("CircuitPython wrote a boot_out.txt on" if found.refused else "found",
+                     "; ".join(found.looked_at) or "nothing", drive_example()), file=sys.stderr)
             return 1
-        if len(drives) > 1:
-            raise UsageError("several CIRCUITPY drives: choose one with --drive (%s)" % ", ".join(map(str, drives)))
-        drive = drives[0]
+        if len(found.drives) > 1:
+            raise UsageError("several CIRCUITPY drives (%s): choose one with --drive, e.g. `pegboard deploy --drive "
+                             "%s`" % (", ".join(map(str, found.drives)), found.drives[0]))
+        drive = found.drives[0]
     try:
         info = check_drive(drive, args.any_version)  # before the board is asked anything
     except DeployError as e:
@@ -114,6 +139,7 @@ def run(args: argparse.Namespace) -> int:
     if args.no_restart:
         print(PRESS_RESET)
         return 0
+    settle()  # the OS may still be writing the drive's FAT: the board resets 200 ms after `reset`
     why = restart(args.port)
     if why is None:
         print("the board is restarting with the new firmware")

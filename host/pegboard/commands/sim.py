@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import signal
+import sys
 import threading
 
 from pegboard.deploy.circuitpython import NEWEST_TESTED, OLDEST
@@ -50,9 +51,15 @@ def register(sub: Subcommands) -> None:
     p.set_defaults(func=run)
 
 
+NO_PTYS = ("the simulated board needs pseudo-terminals, which Windows does not have: run pegboard in WSL "
+           "for it, or plug in a board (everything else works here)")
+
+
 def run(args: argparse.Namespace) -> int:
     from pathlib import Path
 
+    if sys.platform == "win32":
+        raise UsageError(NO_PTYS)
     from pegboard.sim import SimError, Simulator
     from pegboard.link import runtime_file
     from pegboard.sim.settings import SettingsError

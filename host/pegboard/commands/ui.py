@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+import threading
 import time
 
 from pegboard.commands.cli import EXIT_STATUS_UNTIL_STOPPED, Subcommands
@@ -97,24 +98,53 @@ FRAME_EVENTS = ("new_game", "move", "undo", "illegal", "recovered", "game_over",
 
 
 def play(args: argparse.Namespace) -> int:
-    from pegboard.sim import Simulator
+    from pegboard.commands.sim import NO_PTYS
+    from pegboard.commands.usage import UsageError
 
     if not 1 <= args.empty <= 15:
-        from pegboard.commands.cli import UsageError
-
         raise UsageError("--empty must be a hole 1..15")
+    if sys.platform == "win32":
+        raise UsageError(NO_PTYS)
+    from pegboard.link import runtime_file
+    from pegboard.link.hub_link import HubLink
+    from pegboard.sim import Simulator
+
     if not sys.stdout.isatty():
         print(NO_TERMINAL_PLAY, file=sys.stderr, flush=True)
     with Simulator(runtime=args.runtime) as sim:
-        board = BoardClient(sim.data_path).open()
+        # announced and reached through its hub like any board: `pegboard state`, `monitor` ...
+        # in another terminal find it and share it with this screen
+        announced = runtime_file.write(sim.data_path, sim.control_path)
+        beating = threading.Event()
+        threading.Thread(target=_heartbeat, args=(sim, announced, beating), daemon=True).start()
+        try:
+            return _play(sim, args, HubLink(sim.data_path, port=sim.data_path, name="pegboard run"))
+        finally:
+            beating.set()
+            runtime_file.remove(announced)
+
+
+def _heartbeat(sim, announced, stop: threading.Event) -> None:
+    from pegboard.link import runtime_file
+
+    while not stop.wait(0.5):
+        if sim.running:
+            runtime_file.beat(announced)
+
+
+def _play(sim, args: argparse.Namespace, link) -> int:
+    """The simulated board filled, then played in the terminal UI (or shown, without a terminal)."""
+    board = BoardClient(link=link).open()
+    try:
         sim.control("fill", empty=args.empty)
         if not sys.stdout.isatty():
             return _scripted_show(sim, board)
         from pegboard.tui.app import BoardApp
 
         BoardApp(board, hand=sim.control, title="pegboard run (simulated board)").run()
+        return 0
+    finally:
         board.close()
-    return 0
 
 
 def _scripted_show(sim, board: BoardClient) -> int:
@@ -161,7 +191,9 @@ def run(args: argparse.Namespace) -> int:
         print("board found on %s" % port)
         if not sys.stdout.isatty():
             print(NO_TERMINAL_MIRROR, file=sys.stderr, flush=True)
-        return mirror(argparse.Namespace(port=port, plain=not sys.stdout.isatty()))
+        # found, not named: the mirror finds it again at every connect (a board plugged back into
+        # another socket has another name; its hub looks for the same board by its serial number)
+        return mirror(argparse.Namespace(port=getattr(args, "port", None), plain=not sys.stdout.isatty()))
     if sys.stdout.isatty():
         print("starting the simulated board" if getattr(args, "sim", False)
               else "no board plugged in: starting the simulated board", flush=True)

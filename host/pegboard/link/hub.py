@@ -371,12 +371,17 @@ def main(argv: list[str] | None = None) -> int:
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
     if hasattr(signal, "SIGHUP"):
         signal.signal(signal.SIGHUP, signal.SIG_IGN)  # the terminal that started it may close: others use it
+    from pegboard.link.ports import find_board_or_sim, find_data_port, identity_of
+
     first = [args.port]
+    # a board that was found: after an unplug, that same board (serial number, VID:PID) wherever
+    # it is plugged in again; a simulator (no identity): any board, else a running sim, as before
+    board = identity_of(args.port) if args.refind else None
 
     def finder() -> str | None:
-        from pegboard.link.ports import find_board_or_sim
-
-        return first.pop() if first else find_board_or_sim()
+        if first:
+            return first.pop()
+        return find_data_port(board) if board else find_board_or_sim()
 
     link = SerialLink(None if args.refind else args.port, finder=finder)
     try:

@@ -66,7 +66,7 @@ def _start_hub(port: str, refind: bool) -> dict[str, Any]:
     except OSError:
         pass
     kw: dict[str, Any] = {"stdin": subprocess.DEVNULL, "stdout": subprocess.PIPE, "close_fds": True}
-    if os.name == "nt":  # its own process group, no console: Ctrl-C in this window must not end it
+    if sys.platform == "win32":  # its own process group, no console: Ctrl-C in this window must not end it
         kw["creationflags"] = 0x00000200 | 0x00000008  # CREATE_NEW_PROCESS_GROUP | DETACHED_PROCESS
     else:
         kw["start_new_session"] = True
@@ -86,11 +86,6 @@ def _start_hub(port: str, refind: bool) -> dict[str, Any]:
     if "error" in said:
         proc.wait(timeout=5)
     return said
-
-
-def _busy(message: str) -> bool:
-    return any(s in message for s in ("exclusively lock", "Resource temporarily unavailable", "Access is denied",
-                                      "PermissionError(13", "Device or resource busy"))
 
 
 class HubLink:
@@ -134,19 +129,12 @@ class HubLink:
             else:
                 said = _start_hub(self.target, self.refind)
                 if "error" in said:
-                    msg = str(said.get("message"))
-                    if not _busy(msg) or time.monotonic() > deadline:
-                        raise NoBoard(self._explain(msg), "busy_port" if _busy(msg) else str(said["error"]))
+                    if said["error"] != "busy_port" or time.monotonic() > deadline:
+                        raise NoBoard(str(said.get("message")), str(said["error"]))
                     time.sleep(0.1)  # another program's hub may hold it already: look again
             if time.monotonic() > deadline + START_S:
                 raise NoBoard("cannot reach the hub sharing %s (see %s)" % (
                     self.target, runtime_file.runtime_dir() / "hub.log"), "no_board")
-
-    def _explain(self, msg: str) -> str:
-        if _busy(msg):
-            return ("%s is in use by a program other than pegboard (a serial terminal, an IDE?): close it; "
-                    "pegboard programs share a board among themselves" % self.target)
-        return msg
 
     def _connect(self, hub: dict[str, Any]) -> bool:
         addr = hub.get("address")

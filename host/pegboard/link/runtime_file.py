@@ -9,7 +9,7 @@ Each file is removed when its program ends. A file whose process is gone (killed
 ignored and removed by the next reader.
 
 The folder is $XDG_RUNTIME_DIR/pegboard, else a folder of the user's own in the temp folder
-(pegboard-<uid>, mode 0700; on Windows, under the user's own %TEMP%): two users, or two test runs
+(pegboard-<uid>, mode 0700; on Windows the folder pegboard/run in %LOCALAPPDATA%): two users, or two test runs
 with their own XDG_RUNTIME_DIR, never see each other's boards."""
 
 from __future__ import annotations
@@ -31,8 +31,8 @@ def runtime_dir() -> Path:
         d = Path(base) / "pegboard"
     elif hasattr(os, "getuid"):
         d = Path(tempfile.gettempdir()) / ("pegboard-%d" % os.getuid())
-    else:  # Windows: %TEMP% is the user's own folder already
-        d = Path(tempfile.gettempdir()) / "pegboard"
+    else:  # Windows: the user's own local application data
+        d = Path(os.environ.get("LOCALAPPDATA") or tempfile.gettempdir()) / "pegboard" / "run"
     d.mkdir(mode=0o700, parents=True, exist_ok=True)
     if hasattr(os, "getuid") and d.stat().st_uid != os.getuid():
         # someone else's folder in a shared /tmp: never trust the ports it names

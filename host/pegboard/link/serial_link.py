@@ -12,7 +12,7 @@ from typing import Callable, cast
 import serial
 
 from pegboard.link.errors import NoBoard
-from pegboard.link.ports import find_data_port
+from pegboard.link.ports import BoardIdentity, find_data_port, identity_of
 
 try:  # POSIX: a vanished tty can fail with termios.error; Windows has no termios (nor that failure)
     from termios import error as _TermiosError
@@ -50,7 +50,9 @@ class LineCutter:
 
 class SerialLink:
     """A board's serial port. `port`: a device path or pyserial URL; None asks `finder` at every
-    (re)connect, so a board that comes back on another device path is found again.
+    (re)connect, so a board that comes back on another device path is found again. With the
+    default finder, that is the board first found (`identity`: its serial number and VID:PID),
+    not whichever board is plugged in then.
 
     Hooks, all optional, called from whichever thread reads or writes:
       tap(arrow, line)  every line that passes: ">" to the board, "<" from it (raw bytes)
@@ -63,6 +65,7 @@ class SerialLink:
         self.port = port
         self.reconnect_for = reconnect
         self.finder = finder
+        self.identity: BoardIdentity | None = None  # the board the default finder found first
         self.connected_to: str | None = None  # the path or URL open now
         self.reconnects = 0
         self.tap: Callable[[str, bytes], None] | None = None
@@ -73,6 +76,7 @@ class SerialLink:
         self._lines: deque[bytes] = deque()  # cut from what arrived, not yet read
         self._tap_out = LineCutter(TAP_LINE_MAX)
         self._tap_in = LineCutter(TAP_LINE_MAX)
+        self._cut = False  # a write timed out part-way through a line
 
     @property
     def is_open(self) -> bool:
@@ -80,7 +84,7 @@ class SerialLink:
 
     # -- opening and closing -----------------------------------------------------------------
     def open(self) -> "SerialLink":
-        port = self.port if self.port is not None else self.finder()
+        port = self.port if self.port is not None else self._find()
         if not port:
             raise NoBoard("no board found: plug it in, or give --port (a device path or pyserial URL)", "no_board")
         try:
@@ -91,17 +95,28 @@ class SerialLink:
                 ser.exclusive = True
             ser.open()
         except LINK_ERRORS as e:
-            raise NoBoard("cannot open %s: %s" % (port, e), "no_board") from None
+            from pegboard.link.port_errors import explain
+
+            raise NoBoard(*explain(port, str(e))) from None
         except ValueError as e:
             raise NoBoard("bad port %r: %s" % (port, e), "bad_port") from None
         self._ser = ser
         self.connected_to = port
+        if self.port is None and self.finder is find_data_port and self.identity is None:
+            self.identity = identity_of(port)
         self._incoming = LineCutter()  # a line cut off by a pulled cable is lost; whole ones are kept
         try:
             ser.reset_input_buffer()  # bytes written while nobody listened are stale
         except LINK_ERRORS:
             pass
         return self
+
+    def _find(self) -> str | None:
+        """The port to open when none was named: the default finder looks for the board it found
+        first (by identity, wherever it is plugged in now); any other finder is asked as it is."""
+        if self.finder is find_data_port:
+            return find_data_port(self.identity)
+        return self.finder()
 
     def close(self) -> None:
         if self._ser is not None:
@@ -153,9 +168,19 @@ class SerialLink:
         if self.tap:
             for line in self._tap_out.feed(data):
                 self.tap(">", line)
+        if self._cut:  # the last write stopped mid-line: end that piece, so it is not glued to this one
+            data = b"\n" + data
+            self._cut = False
         try:
             self._port().write(data)
             return
+        except serial.SerialTimeoutException:
+            # the board took nothing for WRITE_TIMEOUT: not a pulled cable (that fails at once), so no
+            # reconnect and no resend; part of the line may have gone
+            self._cut = True
+            raise NoBoard("%s took nothing for %.0f s: the board is not reading its port (is its firmware "
+                          "running? the REPL or a long search may hold it)" % (self.connected_to, WRITE_TIMEOUT),
+                          "write_timeout") from None
         except LINK_ERRORS:
             self._reconnect()
         try:
