@@ -283,3 +283,9 @@ def test_ports_lists_the_boards_and_who_uses_each(sim, env, tmp_path):
     assert "in use by: pegboard monitor (pid %d)" % mon.pid in used.stdout
     mon.send_signal(signal.SIGINT)
     mon.communicate(timeout=20)
+
+
+def test_no_board_found_says_what_was_looked_at(env, tmp_path, monkeypatch):
+    st = pegboard(env, "state")
+    assert st.returncode == 1 and "no board found (looked at " in st.stderr
+    assert str(tmp_path / "pegboard") in st.stderr, "the runtime folder searched is named"

@@ -52,7 +52,7 @@ def ports(args: argparse.Namespace) -> int:
 
     for c in found:
         if c.data_port:
-            print("%-20s data   %s; %s" % (c.device, c.description, use(c.device)))
+            print("%-20s data   %s (by its %s); %s" % (c.device, c.description, c.why or "place", use(c.device)))
         else:
             print("%-20s        %s (the REPL console: pegboard does not use it)" % (c.device, c.description))
     for s in sims:

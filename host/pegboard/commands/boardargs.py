@@ -39,8 +39,10 @@ def open_link(args: argparse.Namespace, tap: bool = False) -> HubLink:
     else:
         target = find_board_or_sim(note=lambda text: print("pegboard: %s" % text, file=sys.stderr))
         if not target:
-            raise NoBoard("no board found: plug one in, start the simulated one (`pegboard sim`), or give "
-                          "--port (a device path or pyserial URL)", "no_board")
+            from pegboard.link.ports import looked_at
+
+            raise NoBoard("no board found (%s): plug one in, start the simulated one (`pegboard sim`), or give "
+                          "--port (a device path or pyserial URL)" % looked_at(), "no_board")
     name = " ".join(["pegboard"] + [a for a in sys.argv[1:2] if not a.startswith("-")])
     return HubLink(target, port=args.port, name=name, tap=tap).open()
 

@@ -169,6 +169,24 @@ def _listing() -> list[Any]:
     return list(list_ports.comports())
 
 
+def looked_at() -> str:
+    """What a search for a board saw, for the message that none was found."""
+    from pegboard.link.runtime_file import runtime_dir
+
+    try:
+        ports = [p.device for p in _listing()]
+    except Exception:  # noqa: BLE001 - a listing that fails is said, not raised
+        ports = []
+    try:
+        folder = str(runtime_dir())
+    except OSError as e:
+        folder = "no runtime folder (%s)" % e
+    seen = ("%d serial port%s (%s), none a CircuitPython board's data port"
+            % (len(ports), "" if len(ports) == 1 else "s", ", ".join(ports[:6]) + (" ..." if len(ports) > 6 else ""))
+            if ports else "no serial ports at all")
+    return "looked at %s, and for simulated boards in %s" % (seen, folder)
+
+
 def candidates() -> list[Candidate]:
     """CircuitPython serial ports on this machine, data ports first."""
     return classify(_listing())
