@@ -1,9 +1,11 @@
 import atexit
 import gc
+import importlib
 import os
 import shutil
 import sys
 import tempfile
+import types
 from pathlib import Path
 
 import pytest
@@ -96,3 +98,27 @@ def cli(capsys):
         return code, out, err
 
     return run
+
+
+@pytest.fixture
+def hardware(monkeypatch):
+    """pegfw.hardware imported on the PC, over stand-ins for CircuitPython's modules."""
+    class Pin:
+        pass
+
+    board = types.ModuleType("board")
+    board.GP16 = Pin()  # type: ignore[attr-defined]
+    stubs = {"board": board, "digitalio": types.ModuleType("digitalio"), "keypad": types.ModuleType("keypad"),
+             "microcontroller": types.ModuleType("microcontroller"), "usb_cdc": types.ModuleType("usb_cdc"),
+             "neopixel_write": types.ModuleType("neopixel_write"), "supervisor": types.ModuleType("supervisor")}
+    for name, mod in stubs.items():
+        monkeypatch.setitem(sys.modules, name, mod)
+    monkeypatch.delitem(sys.modules, "pegfw.hardware", raising=False)
+    try:
+        yield importlib.import_module("pegfw.hardware")
+    finally:
+        sys.modules.pop("pegfw.hardware", None)
+        import pegfw
+
+        if hasattr(pegfw, "hardware"):
+            delattr(pegfw, "hardware")

@@ -7,10 +7,7 @@ the whole firmware on the chip runtime told each version."""
 
 from __future__ import annotations
 
-import importlib
 import re
-import sys
-import types
 from pathlib import Path
 
 import pytest
@@ -79,28 +76,6 @@ def new_reading(raw: dict[str, str]):
     return getenv, get_setting
 
 
-@pytest.fixture
-def hardware(monkeypatch):
-    """pegfw.hardware imported on the PC, over stand-ins for CircuitPython's modules."""
-    class Pin:
-        pass
-
-    board = types.ModuleType("board")
-    board.GP16 = Pin()  # type: ignore[attr-defined]
-    stubs = {"board": board, "digitalio": types.ModuleType("digitalio"), "keypad": types.ModuleType("keypad"),
-             "microcontroller": types.ModuleType("microcontroller"), "usb_cdc": types.ModuleType("usb_cdc"),
-             "neopixel_write": types.ModuleType("neopixel_write"), "supervisor": types.ModuleType("supervisor")}
-    for name, mod in stubs.items():
-        monkeypatch.setitem(sys.modules, name, mod)
-    monkeypatch.delitem(sys.modules, "pegfw.hardware", raising=False)
-    try:
-        yield importlib.import_module("pegfw.hardware")
-    finally:
-        sys.modules.pop("pegfw.hardware", None)
-        import pegfw
-
-        if hasattr(pegfw, "hardware"):
-            delattr(pegfw, "hardware")
 
 
 def load_with(hardware, reading, path: Path):

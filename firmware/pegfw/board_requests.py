@@ -71,6 +71,11 @@ def cmd_selftest(app, rid, req, now):
         secs = 10
     if isinstance(secs, bool) or not isinstance(secs, int) or secs < 1 or secs > 300:
         raise ProtocolError("bad_args", "seconds must be 1..300")
+    hole = req.get("hole")  # absent or null: the chase; a hole: that hole's pixel alone (bring-up)
+    if hole is None:
+        hole = 0
+    elif isinstance(hole, bool) or not isinstance(hole, int) or hole < 1 or hole > app.board.holes:
+        raise ProtocolError("bad_args", "hole must be 1..%d" % app.board.holes)
     app.check_idle()  # not in _not_busy: a selftest is for any pegs, a game or not
-    app.shows.load("selftest", "pegfw.show_chase", "ChaseShow", (app.board.holes, now), now + secs * 1000)
-    return {"seconds": secs, "pegs": holes_of(app.sensed), "pixels": app.board.holes}
+    app.shows.load("selftest", "pegfw.show_chase", "ChaseShow", (app.board.holes, now, hole), now + secs * 1000)
+    return {"seconds": secs, "pegs": holes_of(app.sensed), "pixels": app.board.holes, "hole": hole or None}

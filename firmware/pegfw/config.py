@@ -6,6 +6,8 @@ must be quoted strings; number keys take an integer, bare or quoted. Every bad v
 each on its own console line; the first one's blink code is shown (docs/architecture.md, "Reading
 settings.toml", has the whole rule)."""
 
+from pegfw.lights import CURRENT_MA_DEFAULT, CURRENT_MA_MAX, CURRENT_MA_MIN
+
 ORDERS = ("RGB", "GRB", "RBG", "GBR", "BRG", "BGR", "RGBW", "GRBW")
 
 # Blink codes (number of red blinks) for start-up errors; hardware/README.md lists them.
@@ -44,7 +46,7 @@ class Config:
     pixel_order = "GRB"
     button_pin = ""
     brightness = 40
-    current_ma = 400
+    current_ma = CURRENT_MA_DEFAULT
     theme = "plain"
 
 
@@ -137,7 +139,7 @@ def load(getenv):
     c.pixel_order = r.text("PEGBOARD_PIXEL_ORDER", ORDERS, "GRB")
     c.button_pin = r.text("PEGBOARD_BUTTON_PIN") or ""
     c.brightness = r.number("PEGBOARD_BRIGHTNESS", 1, 100, 40)
-    c.current_ma = r.number("PEGBOARD_CURRENT_MA", 50, 5000, 400)
+    c.current_ma = r.number("PEGBOARD_CURRENT_MA", CURRENT_MA_MIN, CURRENT_MA_MAX, CURRENT_MA_DEFAULT)
     c.theme = r.text("PEGBOARD_THEME", ("plain", "wooden"), "plain")
     if r.problems:
         raise ConfigError(r.problems)

@@ -13,6 +13,8 @@ import neopixel_write
 import supervisor
 import usb_cdc
 
+from pegfw.lights import Limiter, budget_before_settings
+
 try:
     from watchdog import WatchDogMode
 
@@ -32,7 +34,10 @@ BUTTON_DEBOUNCE = 2
 # of the default board (hardware/boards/pico-gpio.toml), then the board's own status pixel
 DEFAULT_PIXEL_PIN = "GP16"
 ERROR_PIXELS = 15
-FIRST_LIGHT = 0x0C0818  # every pixel while starting: dim violet (~20 mA for 15), whatever the brightness
+# every pixel while starting: dim violet, whatever the brightness; 51 mA for 15 pixels, 96 mA for 28
+# by the firmware's estimate (pegfw.lights.estimate_ma), and like every frame the firmware sends
+# it passes the current limiter (early_limiter): under a budget below that it is dimmer still
+FIRST_LIGHT = 0x0C0818
 
 
 def _lookup(name):
@@ -205,14 +210,27 @@ def early_pixels():
         return None
 
 
+def early_limiter():
+    """The current limiter of the frames shown before the settings are validated, or instead of
+    the game: the first light and the blink codes. Its budget is PEGBOARD_CURRENT_MA read by the
+    rule of pegfw.lights.budget_before_settings (the game's own budget whenever the setting is
+    valid); no brightness: a blink code is as bright as that budget allows."""
+    try:
+        value = setting("PEGBOARD_CURRENT_MA")
+    except Exception:  # malformed (ValueError), or unreadable: the lowest budget
+        value = ""
+    return Limiter(budget_before_settings(value))
+
+
 def first_light():
     """Light every pixel dim at once (the first thing code.py does, before the big modules are
     compiled) and return those pixels for start-up's blink codes, or None."""
     px = early_pixels()
     if px is not None:
         try:
+            frame = early_limiter().limit([FIRST_LIGHT] * len(px))
             for i in range(len(px)):
-                px[i] = FIRST_LIGHT
+                px[i] = frame[i]
             px.show()
         except Exception:  # lights are a courtesy here: start-up goes on without them
             pass

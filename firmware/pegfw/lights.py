@@ -3,6 +3,10 @@
 from pegfw import colors
 
 MA_PER_CHANNEL = 20  # WS2812B: ~20 mA per colour channel at full scale
+# PEGBOARD_CURRENT_MA: the range pegfw.config accepts and the default for an absent key
+CURRENT_MA_MIN = 50
+CURRENT_MA_MAX = 5000
+CURRENT_MA_DEFAULT = 400
 
 
 def estimate_ma(frame, ma_per_channel=MA_PER_CHANNEL):
@@ -10,6 +14,22 @@ def estimate_ma(frame, ma_per_channel=MA_PER_CHANNEL):
     for c in frame:
         total += colors.channel_sum(c)
     return total * ma_per_channel // 255
+
+
+def budget_before_settings(value):
+    """The LED current budget of the frames shown before the settings are validated, or instead
+    of the game (the first light, blink codes), from PEGBOARD_CURRENT_MA's value as typed_getenv
+    reads it (None: absent; "": malformed): the value where pegfw.config accepts it (the game's own
+    budget), the default where it is absent (as the game's), and the lowest budget accepted
+    where it is malformed or out of range, so that a mistyped budget never lets the board draw
+    more than any valid one could."""
+    if value is None:
+        return CURRENT_MA_DEFAULT
+    try:
+        n = int(value)
+    except (TypeError, ValueError):
+        return CURRENT_MA_MIN
+    return n if CURRENT_MA_MIN <= n <= CURRENT_MA_MAX else CURRENT_MA_MIN
 
 
 class Limiter:

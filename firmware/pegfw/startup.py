@@ -93,7 +93,8 @@ def _show(px, frame):
 
 
 class ErrorBlink:
-    """A blink code for start-up errors: `code` red blinks on every pixel, a pause, repeat."""
+    """A blink code for start-up errors: `code` red blinks on every pixel, a pause, repeat (full
+    red here: _blink_forever sends each frame through the current limiter)."""
 
     def __init__(self, n, code, start):
         self.n, self.code, self.start = n, code, start
@@ -106,15 +107,17 @@ class ErrorBlink:
 
 
 def _blink_forever(hardware, code, hw, early=None):
-    # the watchdog, if armed, stays fed
+    # every frame through the current limiter, as the game's are (PEGBOARD_CURRENT_MA: the game's
+    # budget when the setting is valid, hardware.early_limiter); the watchdog, if armed, stays fed
     px = hw.pixels if hw is not None else early
+    limiter = hardware.early_limiter()
     begun = hardware.ticks_ms()
     show = ErrorBlink(len(px) if px is not None else 1, code, begun)
     last = None
     while True:
         frame = show.frame(hardware.ticks_ms(), None)
         if frame != last:
-            _show(px, frame)
+            _show(px, limiter.limit(frame))
             last = frame
         if hw is not None:
             hw.feed()

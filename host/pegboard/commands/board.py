@@ -25,9 +25,17 @@ def register(sub: Subcommands) -> None:
     p = sub.add_parser("stop", help="stop a demonstration, guide or show on the board")
     add_port(p)
     p.set_defaults(func=stop)
-    p = sub.add_parser("selftest", help="LED chase and a live sensor readout (bring-up)")
+    p = sub.add_parser("selftest", help="LED chase and a live sensor readout (bring-up); names the holes whose "
+                                          "sensor never answered, or that answered for another hole")
     add_port(p)
-    p.add_argument("--seconds", type=int, default=10, help="how long to show sensor changes (1..300)")
+    p.add_argument("--seconds", type=int, default=None,
+                   help="how long it runs, 1..300 (default 10; 60 with --hole, 120 with --in-order)")
+    p.add_argument("--hole", type=int, metavar="N",
+                   help="bring-up of one pixel-and-sensor module: hole N's pixel alone shows red, green, blue in "
+                        "turn while its sensor is reported live (a module on the breadboard jig is hole 1)")
+    p.add_argument("--in-order", action="store_true",
+                   help="take every peg out, then place one in hole 1, 2, 3 ... in order: names holes reported "
+                        "swapped or as another hole, and holes that never answered")
     p.add_argument("--report", action="store_true",
                    help="instead, print the board's own measurements (free heap now and lowest, longest "
                         "loop pass, last hint's latency) beside the estimates published for it")
@@ -120,24 +128,75 @@ def report(st: dict) -> str:
 
 
 def selftest(args: argparse.Namespace) -> int:
+    from pegboard.commands.cli import UsageError
+    from pegboard.hardware.bringup import SensorLog
+
     if args.report:
         with connect(args) as b:
             st = b.request("stats")
         print(json.dumps(st) if args.json else report(st))
         return 0
-    if not 1 <= args.seconds <= 300:
-        from pegboard.commands.cli import UsageError
-
+    if args.hole is not None and args.in_order:
+        raise UsageError("--hole and --in-order are two different tests: give one")
+    secs = args.seconds if args.seconds is not None else 120 if args.in_order else 60 if args.hole else 10
+    if not 1 <= secs <= 300:
         raise UsageError("--seconds must be 1..300")
+    if args.hole is not None and args.hole < 1:
+        raise UsageError("--hole must be a hole number, 1 or more")
     with connect(args) as b:
-        r = b.request("selftest", seconds=args.seconds)
-        print("LED chase running on %d pixels; pegs now: %s" % (r["pixels"], r["pegs"] or "none"))
-        print("lift and place pegs: each sensor change is shown for %d s (Ctrl-C stops)" % args.seconds,
-              flush=True)
-        end = time.monotonic() + args.seconds
+        r = b.request("selftest", seconds=secs, **({} if args.hole is None else {"hole": args.hole}))
+        log = SensorLog(r["pixels"], r["pegs"])
+        print("pegs now: %s" % (", ".join(map(str, r["pegs"])) or "none"), flush=True)
+        if args.hole is not None:
+            print("hole %d's pixel alone shows red, green, blue in turn, a second each: another order, another pixel "
+                  "or none: hardware/README.md, \"Troubleshooting\"" % args.hole)
+            print("hold a peg (its magnet) over hole %d's sensor and take it away: each change is shown for %d s "
+                  "(Ctrl-C stops)" % (args.hole, secs), flush=True)
+        else:
+            print("LED chase on %d pixels: a white dot runs along holes 1..%d, then every pixel shows red, green, "
+                  "blue. A dark chain, a dot that stops part way or other colours: hardware/README.md, "
+                  "\"Troubleshooting\"" % (r["pixels"], r["pixels"]))
+            if args.in_order:
+                print("take every peg out, then place one in hole 1, 2, 3 ... %d, in that order, one at a time (%d s, "
+                      "Ctrl-C stops)" % (r["pixels"], secs), flush=True)
+            else:
+                print("lift and place the peg of every hole: each sensor change is shown for %d s, then the holes "
+                      "that never changed are named (Ctrl-C stops)" % secs, flush=True)
+        end = time.monotonic() + secs
+        empty_said = False
+        lights = True  # the self-test's show still runs on the board
         with stopped_on_interrupt(b, "self-test"):
             while time.monotonic() < end:
                 for e in b.poll(0.2):
-                    if e.get("event") in ("lift", "place"):
-                        print("  %s %d" % (e["event"], e["hole"]), flush=True)
-    return 0
+                    ev = e.get("event")
+                    if ev in ("lift", "place"):  # every sensor change, whatever runs on the board
+                        said = log.change(e["hole"], ev == "place")
+                    elif ev == "sensors":  # the self-test's own snapshots (while its show runs)
+                        said = log.take(e["pegs"])
+                    elif ev == "new_game":  # its pegs are a snapshot too; it ends the light show
+                        said = log.take(e["start"])
+                    else:
+                        said = []
+                        if ev == "selftest_done":
+                            lights = False
+                        if ev == "selftest_done" and e.get("stopped"):
+                            print("  (the board ended the self-test's lights: a new game or a stop; the readout "
+                                  "goes on)", flush=True)
+                    for line in said:
+                        print("  " + line, flush=True)
+                if args.in_order and log.empty_seen and not empty_said:
+                    empty_said = True
+                    print("  the board reads empty: now place the pegs in order, from hole 1", flush=True)
+                if args.in_order and len(log.placed) == log.holes:
+                    break
+            if lights and args.in_order and len(log.placed) == log.holes:
+                b.request("stop")  # every hole answered: no need to wait out the time
+    if args.hole is not None:
+        problems, lines = log.hole_report(args.hole)
+    elif args.in_order:
+        problems, lines = log.order_report()
+    else:
+        problems, lines = log.free_report()
+    for line in lines:
+        print(line)
+    return 1 if problems else 0

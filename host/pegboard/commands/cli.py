@@ -61,7 +61,8 @@ EXAMPLES: dict[str, list[str]] = {
     "state": ["pegboard state", "pegboard state --json", "pegboard state --port /dev/ttyACM0"],
     "hint": ["pegboard hint", "pegboard hint --json"],
     "stop": ["pegboard stop"],
-    "selftest": ["pegboard selftest", "pegboard selftest --seconds 60", "pegboard selftest --report"],
+    "selftest": ["pegboard selftest", "pegboard selftest --seconds 60", "pegboard selftest --hole 1",
+                 "pegboard selftest --in-order", "pegboard selftest --report"],
     "play": ["pegboard play", "pegboard play --finish 13"],
     "setup": ["pegboard setup --pegs 2,4,5,7,9,12,13",
               "pegboard solve --empty 4 --json > solution.json", "pegboard setup solution.json"],
@@ -81,10 +82,11 @@ EXAMPLES: dict[str, list[str]] = {
     "hardware plate": ["pegboard hardware plate -o plate.svg",
                        "pegboard hardware plate --rows 6 --pitch 22 --hole 7 -o plate-21.svg"],
     "hardware schematic": ["pegboard hardware schematic hardware/boards/pico-gpio.toml -o pico.svg",
+                           "pegboard hardware schematic --supply external hardware/boards/pico-gpio.toml -o ext.svg",
                            "pegboard hardware wiring hardware/boards/shift-74hc165.toml -o shift.svg"],
     "hardware section": ["pegboard hardware section -o section.svg"],
     "hardware box": ["pegboard hardware box -o box.svg"],
-    "hardware bom": ["pegboard hardware bom", "pegboard hardware bom -o parts.txt"],
+    "hardware bom": ["pegboard hardware bom", "pegboard hardware bom -o parts.txt", "pegboard hardware bom --markdown"],
 }
 
 

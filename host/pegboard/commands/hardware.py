@@ -12,16 +12,21 @@ from pegboard.commands.cli import Subcommands, UsageError, check_output
 def register(sub: Subcommands) -> None:
     p = sub.add_parser("hardware", help="for makers: top plate, schematics, hole section, box, parts list")
     hw = p.add_subparsers(dest="what", metavar="WHAT", required=True)
-    plate = hw.add_parser("plate", help="top plate SVG in mm (cut, pocket and engrave layers)")
+    plate = hw.add_parser("plate", help="top plate SVG in mm: the three plywood layers, the light-tube "
+                                             "rings and the stop discs, all cut through, hole numbers engraved")
     plate.add_argument("--rows", type=int, default=5, help="rows of holes, 4..8 (default 5)")
     plate.add_argument("--pitch", type=float, default=25.0, help="hole spacing in mm (default 25)")
-    plate.add_argument("--hole", type=float, default=6.5, help="peg hole diameter in mm (default 6.5)")
+    plate.add_argument("--hole", type=float, default=6.5, help="peg hole diameter in mm: the light-tube rings' bore "
+                                                                  "(default 6.5)")
     plate.add_argument("--margin", type=float, default=20.0, help="border around the holes in mm (default 20)")
     _output(plate)
     plate.set_defaults(func=run_plate)
     sch = hw.add_parser("schematic", aliases=["wiring"],
                         help="schematic SVG of a board file: every part's pins (physical numbers) and their nets")
     sch.add_argument("settings", help="a settings.toml, e.g. hardware/boards/pico-gpio.toml")
+    sch.add_argument("--supply", choices=("usb", "external"), default="usb",
+                     help="usb: USB alone, the pixels' 5 V soft-started from VBUS (default); external: a 5 V "
+                          "supply for the pixels that cannot feed the USB host (hardware/README.md)")
     _output(sch)
     sch.set_defaults(func=run_schematic)
     sec = hw.add_parser("section", help="dimensioned section through one hole (peg, magnet, plate, pixel, sensor)")
@@ -30,9 +35,11 @@ def register(sub: Subcommands) -> None:
     box = hw.add_parser("box", help="laser-cut box parts (bottom, rings with USB and button notches) in mm")
     _output(box)
     box.set_defaults(func=lambda a: _drawing("box", a.output))
-    bom = hw.add_parser("bom", help="the parts list with each line's cost and the total, summed from bom.csv")
+    bom = hw.add_parser("bom", help="the parts list: order code, source and quantity for 15, 21 and 28 holes of "
+                                    "every line, and the totals, summed from bom.csv")
     bom.add_argument("-o", "--output", metavar="FILE", help="write the table to FILE (default: standard output)")
-    bom.set_defaults(func=lambda a: _drawing("bom", a.output))
+    bom.add_argument("--markdown", action="store_true", help="as the Markdown table of hardware/README.md")
+    bom.set_defaults(func=lambda a: _drawing("bom-md" if a.markdown else "bom", a.output))
 
 
 def _output(p: argparse.ArgumentParser) -> None:
@@ -49,11 +56,13 @@ def _drawing(what: str, path: str | None) -> int:
     from pegboard.hardware import bom
     from pegboard.hardware import drawings
 
-    _check(path, "" if what == "bom" else ".svg")
+    _check(path, "" if what.startswith("bom") else ".svg")
     if what == "section":
         _write(drawings.hole_section_svg(), path)
     elif what == "box":
         _write(drawings.box_svg(), path)
+    elif what == "bom-md":
+        _write_text(bom.markdown(bom.read()), path)
     else:
         _write_text(bom.table(bom.read()), path)
     return 0
@@ -95,7 +104,7 @@ def run_plate(args: argparse.Namespace) -> int:
     return 0
 
 
-def schematic_of(path: str) -> str:
+def schematic_of(path: str, supply: str = "usb") -> str:
     from pegboard.hardware.boards import PICO_PINS
     from pegboard.hardware.schematic import build, svg
     from pegboard.sim.settings import read_settings
@@ -105,7 +114,8 @@ def schematic_of(path: str) -> str:
                                                  "PEGBOARD_SR_DATA", "PEGBOARD_SR_LATCH")]
     names += str(settings.get("PEGBOARD_SENSOR_PINS", "")).split(",")
     pico = all(n.strip() in PICO_PINS for n in names if n.strip())  # a Pico's pin names: physical numbers known
-    return svg(build(settings, "pegboard schematic: %s" % path, pico))
+    title = "pegboard schematic: %s%s" % (path, ", external 5 V supply" if supply == "external" else "")
+    return svg(build(settings, title, pico, supply))
 
 
 def run_schematic(args: argparse.Namespace) -> int:
@@ -113,7 +123,7 @@ def run_schematic(args: argparse.Namespace) -> int:
 
     _check(args.output)
     try:
-        svg = schematic_of(args.settings)
+        svg = schematic_of(args.settings, args.supply)
     except (OSError, SettingsError, KeyError, ValueError) as e:
         raise UsageError("cannot draw %s: %s" % (args.settings, e)) from None
     _write(svg, args.output)

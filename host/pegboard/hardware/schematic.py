@@ -1,79 +1,168 @@
-"""A schematic per board file: every part with its pins (physical numbers where the part has them)
-and the net each pin joins, as a netlist and as an SVG drawn from it (net labels instead of
-wires: each pin is marked with the name of the net it goes to, as in any net-label schematic)."""
+"""A schematic per board file: every part with its pins (each with its physical number: a package
+pin, a Pico pin, a Feather's silkscreen name) and the net each pin joins, as a netlist and as an
+SVG drawn from it (net labels instead of wires: each pin is marked with the name of the net it goes
+to, as in any net-label schematic). The sensors' outputs are open-drain: on the 74HC165 option
+each input gets a 10 k pull-up drawn as a part of its own, on direct GPIO the RP2040's internal
+pull-up does it (a note says so). Two supplies: USB alone (the pixels' 5 V soft-started from
+VBUS by a load switch) or an external 5 V supply that can never feed the USB host."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Optional
+from typing import NamedTuple, Optional
 from xml.sax.saxutils import escape
 
-from pegboard.hardware.boards import AHCT125_PINS, HC165_PINS, PICO_GROUNDS, PICO_PINS, SHIFT_WIRING
+from pegboard.hardware.boards import (AHCT125_PINS, BULK_EXTERNAL_UF, BULK_USB_UF, DIODE_PINS, DRV5032_PACKAGES,
+                                      DRV5032_PINS, HC165_PINS, PICO_GROUNDS, PICO_PINS, PIXEL_PADS,
+                                      POLAR_CAP_PINS, SHIFT_WIRING, TPS22918_PINS, VBUS_CIN_UF, WS2812B_PINS,
+                                      soft_start_ms)
 
-# part -> (what it is, value) ; pins: (part, pin label, physical number or None, net)
-Pin = tuple[str, str, Optional[int], str]
+SUPPLIES = ("usb", "external")
+DESCRIPTION_CHARS = 38  # what fits a part's box beside its reference
+
+
+class Pin(NamedTuple):
+    part: str
+    label: str
+    number: str  # never empty: a package or board pin number, or a silkscreen name
+    net: str
+    pad: Optional[str] = None  # the breakout pad it is reached by, where the part sits on one
+    package: Optional[str] = None  # what `number` counts in, where it differs by package
 
 
 class Schematic:
-    def __init__(self, title: str) -> None:
+    def __init__(self, title: str, notes: tuple[str, ...] = ()) -> None:
         self.title = title
+        self.notes = notes
         self.parts: dict[str, str] = {}
         self.pins: list[Pin] = []
 
     def part(self, ref: str, what: str) -> None:
         self.parts[ref] = what
 
-    def pin(self, ref: str, label: str, number: int | None, net: str) -> None:
-        self.pins.append((ref, label, number, net))
+    def pin(self, ref: str, label: str, number: int | str, net: str, pad: str | None = None,
+            package: str | None = None) -> None:
+        if number in ("", None):
+            raise ValueError("%s pin %s has no number" % (ref, label))
+        self.pins.append(Pin(ref, label, str(number), net, pad, package))
 
     def two_pin(self, ref: str, what: str, net1: str, net2: str, labels: str = "12") -> None:
-        """A capacitor or resistor: pin labels[0] on net1, labels[1] on net2."""
+        """A capacitor, resistor, diode or button: terminal labels[0] on net1, labels[1] on net2,
+        numbered as KiCad's symbols number them (1 and 2; a polarised capacitor's + and a diode's
+        cathode are 1)."""
+        numbers = {"+-": POLAR_CAP_PINS, "KA": DIODE_PINS}.get(labels, {labels[0]: 1, labels[1]: 2})
         self.part(ref, what)
-        self.pin(ref, labels[0], None, net1)
-        self.pin(ref, labels[1], None, net2)
+        self.pin(ref, labels[0], numbers[labels[0]], net1)
+        self.pin(ref, labels[1], numbers[labels[1]], net2)
 
     def net_of(self, ref: str, label: str) -> str:
-        for r, lab, num, net in self.pins:
-            if r == ref and (lab == label or str(num) == label):
-                return net
+        for p in self.pins:
+            if p.part == ref and label in (p.label, p.number):
+                return p.net
         raise KeyError("%s has no pin %s" % (ref, label))
 
     def nets(self) -> dict[str, list[tuple[str, str]]]:
         out: dict[str, list[tuple[str, str]]] = {}
-        for r, lab, num, net in self.pins:
-            out.setdefault(net, []).append((r, lab if num is None else "%s/%d" % (lab, num)))
+        for p in self.pins:
+            name = p.label if p.number == p.label else "%s/%s" % (p.label, p.number)
+            out.setdefault(p.net, []).append((p.part, name))
         return out
 
 
-def _mcu_pin(pico: bool, name: str) -> int | None:
-    return PICO_PINS[name] if pico else None
+def _mcu_pin(pico: bool, name: str) -> int | str:
+    """A Pico pin's physical number; a Feather's pins are known by their silkscreen names."""
+    return PICO_PINS[name] if pico else name
 
 
-def build(settings: Mapping[str, object], title: str, pico: bool = True) -> Schematic:
-    """The schematic of a board file. `pico`: the microcontroller is a Raspberry Pi Pico
-    (physical pin numbers); otherwise its pins are given by their silkscreen names."""
-    s = Schematic(title)
-    rows = int(str(settings.get("PEGBOARD_ROWS", 5)))
-    holes = rows * (rows + 1) // 2
-    shift = settings.get("PEGBOARD_SENSORS") == "shift"
-    s.part("U1", "Raspberry Pi Pico" if pico else "Adafruit Feather RP2040")
-    # supply: USB's 5 V for the pixels and the level shifter, the board's 3.3 V for the logic
+def sensor_numbers(label: str) -> str:
+    """The DRV5032 pin's number in each package the BOM offers, "SOT-23/TO-92": "2/3" for OUT."""
+    return "/".join(str(DRV5032_PINS[pkg][label]) for pkg in DRV5032_PACKAGES)
+
+
+def _uf(value: float) -> str:
+    return "%g uF" % value
+
+
+def _supply(s: Schematic, pico: bool, supply: str) -> None:
+    """The microcontroller's supply pins and the pixels' 5 V (net 5V), by the supply option."""
+    if supply == "usb":
+        # USB's VBUS carries only the load switch and its input capacitor (USB 2.0 7.2.4.1: at
+        # most 10 uF at attach); the pixels' 5 V and the bulk capacitor come up behind the switch
+        if pico:
+            s.pin("U1", "VBUS", PICO_PINS["VBUS"], "VBUS")
+        else:
+            s.pin("U1", "USB", "USB", "VBUS")
+        s.part("U5", "TPS22918 load switch: soft start")
+        for label, net in (("VIN", "VBUS"), ("GND", "GND"), ("ON", "VBUS"), ("CT", "CT"), ("QOD", "NC"),
+                           ("VOUT", "5V")):
+            s.pin("U5", label, TPS22918_PINS[label], net)
+        s.two_pin("C2", "%s ceramic at U5 VIN (on VBUS)" % _uf(VBUS_CIN_UF), "VBUS", "GND")
+        s.two_pin("C3", "CT: rise time >= %d ms (README)" % round(soft_start_ms()), "CT", "GND")
+        bulk = BULK_USB_UF
+    else:
+        # the supply feeds the pixels (net 5V) and never VBUS: on a Pico through a Schottky diode
+        # into VSYS, beside the Pico's own diode from VBUS (Pico datasheet, "Powering Pico"); a
+        # Feather stays on USB (its USB pin is VBUS itself), sharing only GND
+        s.part("J1", "5 V supply in (2-way terminal)")
+        s.pin("J1", "+5V", 1, "5V")
+        s.pin("J1", "GND", 2, "GND")
+        if pico:
+            s.pin("U1", "VBUS", PICO_PINS["VBUS"], "NC")
+            s.pin("U1", "VSYS", PICO_PINS["VSYS"], "VSYS")
+            s.two_pin("DX1", "1N5817 Schottky: 5V into VSYS", "VSYS", "5V", "KA")
+        else:
+            s.pin("U1", "USB", "USB", "NC")
+        bulk = BULK_EXTERNAL_UF
+    s.two_pin("C1", "%s 10 V electrolytic, at pixel 1" % _uf(bulk), "5V", "GND", "+-")
     if pico:
-        s.pin("U1", "VBUS", 40, "5V")
-        s.pin("U1", "3V3", 36, "3V3")
+        s.pin("U1", "3V3", PICO_PINS["3V3"], "3V3")
         for g in PICO_GROUNDS:
             s.pin("U1", "GND", g, "GND")
     else:
-        s.pin("U1", "USB", None, "5V")
-        s.pin("U1", "3V", None, "3V3")
-        s.pin("U1", "GND", None, "GND")
+        s.pin("U1", "3V", "3V", "3V3")
+        s.pin("U1", "GND", "GND", "GND")
+
+
+def build(settings: Mapping[str, object], title: str, pico: bool = True, supply: str = "usb") -> Schematic:
+    """The schematic of a board file. `pico`: the microcontroller is a Raspberry Pi Pico
+    (physical pin numbers); otherwise its pins are given by their silkscreen names. `supply`:
+    "usb" or "external" (SUPPLIES)."""
+    if supply not in SUPPLIES:
+        raise ValueError("supply must be one of %s, not %r" % (", ".join(SUPPLIES), supply))
+    sensors = ", ".join("%s %s" % (sensor_numbers(lab), lab) for lab in ("VCC", "OUT", "GND"))
+    notes: tuple[str, ...] = (
+        "S pins are numbered SOT-23/TO-92: the DRV5032's packages differ (TI SLVSDC7): %s." % sensors,
+        "D pins: the WS2812B's own pin numbers, [pad] the breakout's pad (5V, GND, DI, DO).")
+    if supply == "usb":
+        notes += ("Supply: USB alone. VBUS carries only U5 and C2; U5 soft-starts the pixels' 5 V "
+                  "and C1 behind it (hardware/README.md, Power budget).",)
+    else:
+        notes += (("Supply: 5 V in at J1, for the pixels and, through DX1, the Pico's VSYS; VBUS is "
+                   "left unconnected, so nothing feeds the USB host.") if pico else
+                  ("Supply: 5 V in at J1, for the pixels only; the Feather stays on USB (its USB pin "
+                   "is VBUS itself: left unconnected). GND is common."),)
+    rows = int(str(settings.get("PEGBOARD_ROWS", 5)))
+    holes = rows * (rows + 1) // 2
+    shift = settings.get("PEGBOARD_SENSORS") == "shift"
+    # the DRV5032AJ's output is open-drain: it pulls its line low with a magnet near and lets go of
+    # it otherwise, so every input needs a pull-up (hardware/README.md, "Sensor polarity")
+    if shift:
+        notes += ("Pull-ups: the DRV5032AJ's OUT is open-drain and the 74HC165 has none of its own: "
+                  "RS1..RS%d, 10 k from each HOLEn to 3V3." % holes,)
+    else:
+        notes += ("Pull-ups: the DRV5032AJ's OUT is open-drain; each HOLEn input uses the RP2040's internal "
+                  "pull-up (keypad pull=True): no resistor.",)
+    s = Schematic(title, notes)
+    s.part("U1", "Raspberry Pi Pico" if pico else "Adafruit Feather RP2040")
+    _supply(s, pico, supply)
     # sensors: one hall switch per hole, 0.1 uF across its supply
     for h in range(1, holes + 1):
-        s.part("S%d" % h, "hall switch, hole %d" % h)
-        s.pin("S%d" % h, "VCC", None, "3V3")
-        s.pin("S%d" % h, "GND", None, "GND")
-        s.pin("S%d" % h, "OUT", None, "HOLE%d" % h)
+        s.part("S%d" % h, "DRV5032AJ open-drain switch, hole %d" % h)
+        for label, net in (("VCC", "3V3"), ("OUT", "HOLE%d" % h), ("GND", "GND")):
+            s.pin("S%d" % h, label, sensor_numbers(label), net, package="/".join(DRV5032_PACKAGES))
         s.two_pin("CS%d" % h, "0.1 uF ceramic at S%d" % h, "3V3", "GND")
+        if shift:  # the 74HC165's inputs have no pull-up: one resistor per hole
+            s.two_pin("RS%d" % h, "10 k pull-up, hole %d (open drain)" % h, "HOLE%d" % h, "3V3")
     if shift:
         data, clock, latch = (str(settings[k]) for k in ("PEGBOARD_SR_DATA", "PEGBOARD_SR_CLOCK",
                                                             "PEGBOARD_SR_LATCH"))
@@ -96,6 +185,7 @@ def build(settings: Mapping[str, object], title: str, pico: bool = True) -> Sche
             s.pin(ref, "CLK INH", HC165_PINS["CLK_INH"], "GND")
             s.pin(ref, "CLK", HC165_PINS["CLK"], "SR_CLOCK")
             s.pin(ref, "SH/LD", HC165_PINS["SH/LD"], "SR_LATCH")
+            s.pin(ref, "/QH", HC165_PINS["QH_INV"], "NC")
             s.two_pin("C%s" % ref, "0.1 uF ceramic at %s" % ref, "3V3", "GND")
         s.pin("U3", "QH", HC165_PINS["QH"], "SR_DATA")
         s.pin("U3", "SER", HC165_PINS["SER"], "SR_CHAIN")
@@ -116,74 +206,85 @@ def build(settings: Mapping[str, object], title: str, pico: bool = True) -> Sche
     for gate in "234":
         s.pin("U2", gate + "OE", AHCT125_PINS[gate + "OE"], "5V")  # unused gates off ...
         s.pin("U2", gate + "A", AHCT125_PINS[gate + "A"], "GND")  # ... and their inputs not floating
+        s.pin("U2", gate + "Y", AHCT125_PINS[gate + "Y"], "NC")
     s.two_pin("CU2", "0.1 uF ceramic at U2", "5V", "GND")
     s.two_pin("R1", "470 ohm", "PIXEL_5V", "DIN1")
-    s.two_pin("C1", "1000 uF 10 V, at pixel 1", "5V", "GND", "+-")
     for h in range(1, holes + 1):
-        s.part("D%d" % h, "WS2812B pixel, hole %d" % h)
-        s.pin("D%d" % h, "VDD", None, "5V")
-        s.pin("D%d" % h, "VSS", None, "GND")
-        s.pin("D%d" % h, "DIN", None, "DIN%d" % h)
-        s.pin("D%d" % h, "DOUT", None, "DIN%d" % (h + 1) if h < holes else "NC")
+        ref = "D%d" % h
+        s.part(ref, "WS2812B breakout, hole %d" % h)
+        for label, net in (("VDD", "5V"), ("DOUT", "DIN%d" % (h + 1) if h < holes else "NC"), ("VSS", "GND"),
+                           ("DIN", "DIN%d" % h)):
+            s.pin(ref, label, WS2812B_PINS[label], net, pad=PIXEL_PADS[label])
     btn = str(settings["PEGBOARD_BUTTON_PIN"])
     s.pin("U1", btn, _mcu_pin(pico, btn), "BUTTON")
-    s.two_pin("SW1", "hint button", "BUTTON", "GND")
+    s.two_pin("SW1", "hint button, across its switch", "BUTTON", "GND")
     return s
 
 
 def _reading_order(ref: str) -> tuple[int, int, int]:
-    """The microcontroller, the chips, the parts around them, then per hole its sensor and
-    capacitor, then the pixels."""
+    """The microcontroller, the chips, the parts around them, then per hole its sensor, its
+    capacitor and (on the 74HC165 option) its pull-up, then the pixels."""
     kind = ref.rstrip("0123456789")
     num = int(ref[len(kind):] or 0)
     if kind == "U":
         return (0, num, 0)
     if kind == "CU":
         return (0, num, 1)
-    if kind in ("R", "C", "SW"):
-        return (1, num, 0)
-    if kind in ("S", "CS"):
-        return (2, num, kind == "CS")
+    if kind in ("J", "DX", "R", "C", "SW"):
+        return (1, ("J", "DX", "C", "R", "SW").index(kind), num)
+    if kind in ("S", "CS", "RS"):
+        return (2, num, ("S", "CS", "RS").index(kind))
     return (3, num, 0)
 
 
 def svg(s: Schematic) -> str:
-    """The schematic as SVG: one box per part, its pins listed as 'number name → NET'."""
-    col_w, line_h = 250, 15
+    """The schematic as SVG: one box per part, its pins listed as 'number name [pad] → NET'."""
+    col_w, line_h = 290, 15
     boxes = []
     for ref, what in sorted(s.parts.items(), key=lambda kv: _reading_order(kv[0])):
-        pins = [p for p in s.pins if p[0] == ref]
+        pins = [p for p in s.pins if p.part == ref]
         boxes.append((ref, what, pins, 34 + line_h * len(pins)))
     cols = 4
     per_col = sum(b[3] + 12 for b in boxes) / cols
     heights = [0] * cols
     placed = []
     c = 0
+    top = 73 + 15 * len(s.notes)
     for ref, what, pins, h in boxes:  # in reading order, down one column, then the next
         if heights[c] and heights[c] + h / 2 > per_col and c < cols - 1:
             c += 1
-        placed.append((c * col_w + 20, heights[c] + 50, ref, what, pins, h))
+        placed.append((c * col_w + 20, heights[c] + top, ref, what, pins, h))
         heights[c] += h + 12
     width = cols * col_w + 40
-    height = max(heights) + 70
+    height = max(heights) + top + 20
     out = ['<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" font-family="sans-serif" '
            'font-size="11">' % (width, height),
            '<rect width="100%" height="100%" fill="white"/>',
            '<text x="20" y="26" font-size="16">%s</text>' % escape(s.title),
-           '<text x="20" y="42">Pins joined by the same net name (5V, 3V3, GND, HOLEn, ...) are wired together. '
-           'Pin numbers are physical (package or board pin).</text>']
+           '<text x="20" y="42">Pins joined by the same net name (5V, 3V3, GND, HOLEn, ...) are wired together; '
+           'NC: not connected.</text>',
+           '<text x="20" y="57">Pin numbers are physical: package pin, Pico pin, a Feather\'s silkscreen name; '
+           'two-lead parts 1 and 2 (1 = + or cathode).</text>']
+    for i, note in enumerate(s.notes):
+        out.append('<text class="note" x="20" y="%d">%s</text>' % (72 + 15 * i, escape(note)))
     for x, y, ref, what, pins, h in placed:
         out.append('<rect x="%d" y="%d" width="%d" height="%d" fill="#f4f4f4" stroke="#333"/>'
                    % (x, y, col_w - 14, h))
         out.append('<text x="%d" y="%d" font-weight="bold">%s</text>' % (x + 6, y + 16, escape(ref)))
-        out.append('<text x="%d" y="%d">%s</text>' % (x + 40, y + 16, escape(what[:36])))
-        for i, (_, label, num, net) in enumerate(pins):
+        out.append('<text x="%d" y="%d">%s</text>' % (x + 40, y + 16, escape(what[:DESCRIPTION_CHARS])))
+        for i, p in enumerate(pins):
             py = y + 34 + i * line_h
-            number = "" if num is None else "%d " % num
             attrs = 'class="pin" data-part="%s" data-pin="%s" data-number="%s" data-net="%s"' % (
-                escape(ref), escape(label), "" if num is None else num, escape(net))
-            colour = {"5V": "#c00", "3V3": "#c60", "GND": "#333"}.get(net, "#06c")
-            out.append('<text %s x="%d" y="%d">%s%s <tspan fill="%s">→ %s</tspan></text>'
-                       % (attrs, x + 10, py, number, escape(label), colour, escape(net)))
+                escape(p.part), escape(p.label), escape(p.number), escape(p.net))
+            if p.pad:
+                attrs += ' data-pad="%s"' % escape(p.pad)
+            if p.package:
+                attrs += ' data-package="%s"' % escape(p.package)
+            name = p.label if p.number == p.label else "%s %s" % (p.number, p.label)
+            if p.pad:
+                name += " [%s]" % p.pad
+            colour = {"5V": "#c00", "VBUS": "#c00", "3V3": "#c60", "GND": "#333", "NC": "#999"}.get(p.net, "#06c")
+            out.append('<text %s x="%d" y="%d">%s <tspan fill="%s">→ %s</tspan></text>'
+                       % (attrs, x + 10, py, escape(name), colour, escape(p.net)))
     out.append("</svg>")
     return "\n".join(out) + "\n"
