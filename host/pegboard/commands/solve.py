@@ -18,6 +18,8 @@ from pegcore.solver import Solver
 
 from pegboard.commands.cli import Subcommands, UsageError, check_output
 from pegboard.progress import Progress
+from pegboard.solve.methods import CORE, METHODS, Stats
+from pegboard.solve.methods import search as method_search
 from pegboard.pictures.text import move_text, render_board
 
 
@@ -37,6 +39,14 @@ def register(sub: Subcommands) -> None:
     mode.add_argument("--all", action="store_true", help="stream every solution, one per line")
     mode.add_argument("--min-moves", action="store_true",
                       help="a solution with the fewest moves (a run of jumps by one peg is one move; up to 6 rows)")
+    p.add_argument("--method", choices=(CORE,) + METHODS, metavar="METHOD",
+                   help="the search for one solution: core, recursive (depth first by recursion), iterative "
+                        "(depth first, explicit stack) or breadth (breadth first by levels, keeping every position: "
+                        "memory-heavy), each with a set of positions already reached, up to 6 rows; default "
+                        "core, the core's own search (colour-parity pruning; docs/solve-methods.md)")
+    p.add_argument("--stats", action="store_true",
+                   help="also give the search's positions visited, time and peak memory (tracemalloc peak on "
+                        "the host, from a second, traced run)")
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.add_argument("--svg", metavar="FILE", help="also draw the solution step by step into an SVG file")
     p.add_argument("--gif", metavar="FILE",
@@ -64,6 +74,13 @@ def _parse(args: argparse.Namespace) -> tuple[Board, list[int]]:
     if args.min_moves and board.rows >= 7:
         raise UsageError("--min-moves on %d rows is out of reach here (too many positions); "
                          "leave it out to get one solution" % board.rows)
+    if (args.method or args.stats) and (args.count or args.all or args.min_moves):
+        raise UsageError("--method/--stats are about the search for one solution: not with --count, --all "
+                         "or --min-moves")
+    if args.method in METHODS and board.rows >= 7:
+        raise UsageError("--method %s on %d rows is out of reach here: the plain searches do not prune by "
+                         "colour parity, and a start with no solution means visiting every reachable position; "
+                         "leave out --method (or --method %s)" % (args.method, board.rows, CORE))
     if args.gif and not args.gif.lower().endswith(".gif"):
         raise UsageError("--gif %s: the file name must end in .gif (it is an animated GIF)" % args.gif)
     if (args.svg or args.gif) and (args.count or args.all or args.empty == "all"):
@@ -195,9 +212,11 @@ def _starts(empties: list[int]) -> str:
 
 
 def _solutions(board: Board, empties: list[int], args: argparse.Namespace
-               ) -> Iterator[tuple[int, list[int] | None, int | None]]:
-    """(empty, jumps or None, fewest moves or None) per start, each as soon as it is found; a
-    progress bar on big boards (on a terminal: the start hole and the positions searched)."""
+               ) -> Iterator[tuple[int, list[int] | None, int | None, Stats | None]]:
+    """(empty, jumps or None, fewest moves or None, the search's stats or None) per start, each as
+    soon as it is found; a progress bar on big boards (on a terminal: the start hole and the
+    positions searched). With --method or --stats, the chosen search (pegboard.solve.methods),
+    measured, a fresh one per start."""
     solver = Solver(board, args.finish, memo_limit=0)  # for fmask and possible(): no memo of its own
     dead = memo_set(board.holes)  # lost positions, shared by the starts' searches as Solver's own
     bar = Progress("solving") if board.rows >= 6 else None
@@ -206,20 +225,25 @@ def _solutions(board: Board, empties: list[int], args: argparse.Namespace
             if bar:
                 bar(k, len(empties), "hole %d" % e)
             start = start_mask(board, e)
-            got: tuple[int, list[int] | None, int | None]
-            if not args.min_moves:
+            got: tuple[int, list[int] | None, int | None, Stats | None]
+            if args.method or args.stats:
+                if bar:
+                    bar(k, len(empties), "hole %d: %s search" % (e, args.method or CORE))
+                jumps, stats = method_search(args.method or CORE, board, start, solver.fmask, memory=args.stats)
+                got = (e, jumps, None, stats)
+            elif not args.min_moves:
                 def searched(nodes: int, k: int = k, e: int = e) -> None:
                     if bar:
                         bar(k, len(empties), "hole %d: %s positions searched" % (e, format(nodes, ",")))
 
-                got = (e, solution(board, start, solver.fmask, dead, searched), None)
+                got = (e, solution(board, start, solver.fmask, dead, searched), None, None)
             else:
                 # the numpy engine: the core's search (Solver.min_moves) takes minutes on 6 rows
                 from pegboard.solve.fastsolve import min_moves
 
                 found = min_moves(board, e, args.finish, bar if len(empties) == 1 else None) \
                     if solver.possible(start) else None
-                got = (e, None, None) if found is None else (e, found[1], found[0])
+                got = (e, None, None, None) if found is None else (e, found[1], found[0], None)
             if bar:
                 bar.clear()
             yield got
@@ -247,14 +271,16 @@ def solution(board: Board, start: int, fmask: int, dead: BitSet | set[int],
 def _solve(board: Board, empties: list[int], args: argparse.Namespace) -> int:
     solver = Solver(board, args.finish, memo_limit=0)  # for the reason a start has no solution
     status = 0
-    for e, jumps, moves_count in _solutions(board, empties, args):
+    for e, jumps, moves_count, stats in _solutions(board, empties, args):
         start = start_mask(board, e)
         if jumps is None:
             why = "" if solver.possible(start) else " (impossible by colour parity: see --help)"
             message = "no solution from hole %d%s%s" % (e, _where(args.finish), why)
             if args.json:
                 print(json.dumps({"ok": False, "error": "no_solution", "message": message, "rows": board.rows,
-                                  "empty": e, "finish": args.finish}), flush=True)
+                                  "empty": e, "finish": args.finish, **_method_fields(args, stats)}), flush=True)
+            elif stats:
+                _print_stats(args, e, stats)
             print(message, file=sys.stderr, flush=True)
             status = 1  # the solver said no
             continue
@@ -264,9 +290,12 @@ def _solve(board: Board, empties: list[int], args: argparse.Namespace) -> int:
             if moves_count is not None:
                 obj["min_moves"] = moves_count
                 obj["groups"] = group_moves(moves)
+            obj.update(_method_fields(args, stats))
             print(json.dumps(obj), flush=True)
         else:
             _print_solution(board, start, jumps, e, moves_count)
+            if stats:
+                _print_stats(args, e, stats)
         if args.svg:
             from pegboard.pictures.svg import solution_svg
 
@@ -283,6 +312,21 @@ def _solve(board: Board, empties: list[int], args: argparse.Namespace) -> int:
             except OSError as e:
                 raise UsageError("cannot write %s: %s" % (args.gif, e)) from None
     return status
+
+
+def _method_fields(args: argparse.Namespace, stats: Stats | None) -> dict[str, object]:
+    """The JSON fields --method/--stats add: the method, and the stats when asked for."""
+    if not (args.method or args.stats):
+        return {}
+    out: dict[str, object] = {"method": args.method or CORE}
+    if args.stats and stats is not None:
+        out["stats"] = stats.as_json()
+    return out
+
+
+def _print_stats(args: argparse.Namespace, empty: int, stats: Stats) -> None:
+    if args.stats:
+        print("stats (%s search from hole %d): %s" % (args.method or CORE, empty, stats.text()), flush=True)
 
 
 def group_moves(moves: list[list[int]]) -> list[list[list[int]]]:
