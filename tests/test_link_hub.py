@@ -289,3 +289,14 @@ def test_no_board_found_says_what_was_looked_at(env, tmp_path, monkeypatch):
     st = pegboard(env, "state")
     assert st.returncode == 1 and "no board found (looked at " in st.stderr
     assert str(tmp_path / "pegboard") in st.stderr, "the runtime folder searched is named"
+
+
+def test_programs_that_start_at_once_share_one_hub(sim, env):
+    """Six programs reach for a board with no hub at the same moment: the hubs they start race for
+    the port, one wins, and every program is answered through it."""
+    procs = [subprocess.Popen([sys.executable, "-m", "pegboard", "state", "--json", "--port", sim.data_path],
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env) for _ in range(6)]
+    for p in procs:
+        out, err = p.communicate(timeout=60)
+        assert p.returncode == 0 and json.loads(out)["empty_start"] == 4, err
+    assert no_hub_left(sim.data_path)
