@@ -24,6 +24,10 @@ def test_core_in_micropython_96k(vm):
     assert "steps %s %d" % (kind, n) in lines  # same search, step for step
     assert "bad step 1" in lines
     assert "t7 impossible [1, 5, 7, 10, 13, 17, 20, 22, 25, 28]" in lines  # colour parity, no search
+    from pegcore.pegcolours import peg_ids
+
+    jumps = [b.find_jump(4, 2, 1), b.find_jump(6, 5, 4), b.find_jump(1, 3, 6)]
+    assert "peg ids %s" % peg_ids(b, start_mask(b, 1), jumps) in lines  # as CPython's
     assert lines[-1] == "ok"
 
 

@@ -35,10 +35,12 @@ def cmd_brightness(app, rid, req, now):
 
 def cmd_theme(app, rid, req, now):
     # type: (App, object, dict, int) -> dict
+    from pegfw.colors import THEMES
+
     v = req.get("name")
     if v is not None:
-        if v not in ("plain", "wooden"):
-            raise ProtocolError("bad_args", "name must be plain or wooden")
+        if v not in THEMES:
+            raise ProtocolError("bad_args", "name must be plain, wooden or pegs")
         app.theme = v
     return {"name": app.theme}
 

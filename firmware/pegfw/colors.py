@@ -17,7 +17,10 @@ BACK = 0xFF0000       # solver show: a jump taken back
 SETUP = 0x282828      # pegs while the board waits for a new game
 UPDATING = 0x281400   # empty holes while a deploy rewrites the drive (`quiet`): hints are off
 
-# The wooden game's peg colours (theme "wooden"), by hole.
+# The themes (PEGBOARD_THEME, the `theme` request): "plain" pegs are PEG; "wooden" pegs take the
+# wooden game's colours, by hole (WOODEN); with "pegs" each peg of a game keeps its own colour as
+# it jumps (pegcore.pegcolours.HUES, loaded only for this theme: pegfw.peg_theme).
+THEMES = ("plain", "wooden", "pegs")
 WOODEN = (0xFF0000, 0x0000FF, 0xFFC800)
 
 

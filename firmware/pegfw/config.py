@@ -6,6 +6,7 @@ must be quoted strings; number keys take an integer, bare or quoted. Every bad v
 each on its own console line; the first one's blink code is shown (docs/architecture.md, "Reading
 settings.toml", has the whole rule)."""
 
+from pegfw.colors import THEMES
 from pegfw.lights import CURRENT_MA_DEFAULT, CURRENT_MA_MAX, CURRENT_MA_MIN
 
 ORDERS = ("RGB", "GRB", "RBG", "GBR", "BRG", "BGR", "RGBW", "GRBW")
@@ -140,7 +141,7 @@ def load(getenv):
     c.button_pin = r.text("PEGBOARD_BUTTON_PIN") or ""
     c.brightness = r.number("PEGBOARD_BRIGHTNESS", 1, 100, 40)
     c.current_ma = r.number("PEGBOARD_CURRENT_MA", CURRENT_MA_MIN, CURRENT_MA_MAX, CURRENT_MA_DEFAULT)
-    c.theme = r.text("PEGBOARD_THEME", ("plain", "wooden"), "plain")
+    c.theme = r.text("PEGBOARD_THEME", THEMES, "plain")
     if r.problems:
         raise ConfigError(r.problems)
     return c

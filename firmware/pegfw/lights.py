@@ -82,13 +82,30 @@ def peg_color(hole, theme):
     return colors.PEG
 
 
+def _loadable():
+    """The theme's code (pegfw.peg_theme, pegcore.pegcolours) may be imported now: it is in
+    memory, or no deploy is rewriting the drive (pegfw.ondemand.frozen; meanwhile pegs show the
+    plain colour)."""
+    import sys
+
+    from pegfw import ondemand
+
+    return "pegfw.peg_theme" in sys.modules or not ondemand.frozen[0]
+
+
 def base_frame(board, tracker, theme="plain"):
     """Pegs and holes as sensed, with the lifted peg's landing holes, the peg still to pull out,
     and illegal placements in red. While the board waits for a position to be set (`setup` with
-    pegs), the holes to fill are lit as landings and the pegs to take out as pegs to pull."""
+    pegs), the holes to fill are lit as landings and the pegs to take out as pegs to pull. With
+    the theme "pegs", each peg of the game keeps its colour (pegfw.peg_theme)."""
     s = tracker.sensed
     setup = tracker.mode == "setup"
     want = tracker.target
+    hues = None
+    if theme == "pegs" and tracker.start and _loadable():
+        from pegfw.peg_theme import peg_hues  # only for this theme: the chip's heap keeps the rest
+
+        hues = peg_hues(board, tracker)
     frame = []
     for i in range(board.holes):
         bit = 1 << i
@@ -104,7 +121,12 @@ def base_frame(board, tracker, theme="plain"):
         elif tracker.landing & bit:
             c = colors.LANDING
         elif s & bit:
-            c = colors.SETUP if setup else peg_color(i + 1, theme)
+            if setup:
+                c = colors.SETUP
+            elif hues is not None and hues[i] >= 0:
+                c = hues[i]
+            else:
+                c = peg_color(i + 1, theme)
         else:
             c = colors.EMPTY
         frame.append(c)

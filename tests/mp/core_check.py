@@ -56,4 +56,6 @@ except MoveError as e:
 b7 = Board(7)
 c7 = colour_masks(b7)
 print("t7 impossible", [e for e in range(1, 29) if not last_peg_holes(c7, start_mask(b7, e))])
+from pegcore.pegcolours import peg_ids
+print("peg ids", peg_ids(b, start_mask(b, 1), [b.find_jump(4, 2, 1), b.find_jump(6, 5, 4), b.find_jump(1, 3, 6)]))
 print("ok")

@@ -51,6 +51,9 @@ def register(sub: Subcommands) -> None:
     p.add_argument("--svg", metavar="FILE", help="also draw the solution step by step into an SVG file")
     p.add_argument("--gif", metavar="FILE",
                    help="also animate the solution into a GIF file (FILE.gif, 480 px wide or more)")
+    p.add_argument("--colours", choices=("plain", "pegs"), default="plain",
+                   help="the pegs of --svg/--gif: plain (all brown, default) or pegs (each peg in the colour it keeps "
+                        "as it jumps, as the board's `pegs` theme lights it)")
     p.set_defaults(func=run)
 
 
@@ -83,6 +86,8 @@ def _parse(args: argparse.Namespace) -> tuple[Board, list[int]]:
                          "leave out --method (or --method %s)" % (args.method, board.rows, CORE))
     if args.gif and not args.gif.lower().endswith(".gif"):
         raise UsageError("--gif %s: the file name must end in .gif (it is an animated GIF)" % args.gif)
+    if args.colours != "plain" and not (args.svg or args.gif):
+        raise UsageError("--colours %s colours the pictures: use it with --svg or --gif" % args.colours)
     if (args.svg or args.gif) and (args.count or args.all or args.empty == "all"):
         raise UsageError("--svg/--gif draw one solution: use them with a single --empty and no --count/--all")
     # checked before the search: a long solve must not end in "cannot write"
@@ -301,14 +306,14 @@ def _solve(board: Board, empties: list[int], args: argparse.Namespace) -> int:
 
             try:
                 with open(args.svg, "w", encoding="utf-8") as f:
-                    f.write(solution_svg(board, start, jumps))
+                    f.write(solution_svg(board, start, jumps, colours=args.colours))
             except OSError as e:
                 raise UsageError("cannot write %s: %s" % (args.svg, e.strerror)) from None
         if args.gif:
             from pegboard.pictures.svg import solution_gif
 
             try:
-                solution_gif(board, start, jumps, args.gif)
+                solution_gif(board, start, jumps, args.gif, colours=args.colours)
             except OSError as e:
                 raise UsageError("cannot write %s: %s" % (args.gif, e)) from None
     return status

@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 from pegcore.geometry import Board
+from pegcore.pegcolours import hue, peg_ids
+
+COLOURS = ("plain", "pegs")  # --colours: pegs all brown, or each in its colour (the board's `pegs` theme)
 
 
 def _hole_xy(board: Board, hole: int, pitch: float) -> tuple[float, float]:
@@ -15,25 +18,40 @@ def _hole_xy(board: Board, hole: int, pitch: float) -> tuple[float, float]:
 # the colours of the pictures (SVG and GIF) and what they mean: the legend under each picture
 PEG, HOLE, LANDED, EMPTIED = "#8b4513", "#f0e6d2", "#2e8b57", "#ffd7a8"
 LEGEND = ((PEG, "a peg"), (HOLE, "empty"), (LANDED, "it landed"), (EMPTIED, "emptied"))
+LEGEND_PEGS = (("#%06x" % hue(0), "a peg, in its colour"), (HOLE, "empty"), (LANDED, "it landed (ring)"),
+               (EMPTIED, "emptied"))
 LIGHT_INK, DARK_INK = "#ffffff", "#3c3c3c"
+
+
+def _ink(rgb: tuple[int, int, int]) -> bool:
+    """Whether light ink reads better on `rgb` (a dark fill)."""
+    r, g, b = rgb
+    return r * 299 + g * 587 + b * 114 < 150 * 1000
+
+
+def _steps(board: Board, start: int, jumps: list[int]) -> list[tuple[int, int, list[int]]]:
+    """(mask, jump or -1, peg numbers per hole) for the start and after each jump."""
+    out = [(start, -1, peg_ids(board, start, []))]
+    m = start
+    for k, j in enumerate(jumps):
+        m ^= board.flip[j]
+        out.append((m, j, peg_ids(board, start, jumps[:k + 1])))
+    return out
 
 
 def _escape(text: str) -> str:
     return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
 
 
-def solution_svg(board: Board, start: int, jumps: list[int], per_row: int = 5) -> str:
+def solution_svg(board: Board, start: int, jumps: list[int], per_row: int = 5, colours: str = "plain") -> str:
     """Step 0 (the start) then the board after each jump, every hole numbered and the jump's holes
-    highlighted; a legend of the colours at the bottom (as the GIF has)."""
+    highlighted; a legend of the colours at the bottom (as the GIF has). `colours` "pegs": each peg
+    in the colour it keeps on the board (pegcore.pegcolours), the peg that landed ringed green."""
     pitch = 22.0
     r = 8.5
     cell_w = board.rows * pitch + 20
     cell_h = board.rows * pitch * 0.866 + 34
-    steps = [(start, -1)]
-    m = start
-    for j in jumps:
-        m ^= board.flip[j]
-        steps.append((m, j))
+    steps = _steps(board, start, jumps)
     cols = min(per_row, len(steps))
     rows = (len(steps) + cols - 1) // cols
     legend_h = 26
@@ -42,7 +60,7 @@ def solution_svg(board: Board, start: int, jumps: list[int], per_row: int = 5) -
     out = ['<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" viewBox="0 0 %d %d" '
            'font-family="sans-serif">' % (width, height, width, height),
            '<rect width="100%" height="100%" fill="white"/>']
-    for i, (mask, j) in enumerate(steps):
+    for i, (mask, j, ids) in enumerate(steps):
         ox = (i % cols) * cell_w + 10 + pitch / 2
         oy = (i // cols) * cell_h + 26
         title = "start" if j < 0 else "%d. %d→%d" % (i, board.jump_from[j] + 1, board.jump_to[j] + 1)
@@ -56,14 +74,21 @@ def solution_svg(board: Board, start: int, jumps: list[int], per_row: int = 5) -
             elif j >= 0 and h - 1 in (board.jump_from[j], board.jump_over[j]):
                 color = EMPTIED
             ink = LIGHT_INK if color in (PEG, LANDED) else DARK_INK
-            out.append('<circle class="hole" data-hole="%d" cx="%.1f" cy="%.1f" r="%.1f" fill="%s" stroke="#555"/>'
-                       % (h, ox + x, oy + y, r, color))
+            stroke = '"#555"'
+            if colours == "pegs" and ids[h - 1] >= 0:
+                c = hue(ids[h - 1])
+                ink = LIGHT_INK if _ink((c >> 16, c >> 8 & 255, c & 255)) else DARK_INK
+                if color == LANDED:
+                    stroke = '"%s" stroke-width="3"' % LANDED
+                color = "#%06x" % c
+            out.append('<circle class="hole" data-hole="%d" cx="%.1f" cy="%.1f" r="%.1f" fill="%s" stroke=%s/>'
+                       % (h, ox + x, oy + y, r, color, stroke))
             out.append('<text class="hole-number" x="%.1f" y="%.1f" font-size="%d" fill="%s" text-anchor="middle" '
                        'dominant-baseline="central">%d</text>' % (ox + x, oy + y, 9 if h < 10 else 8, ink, h))
     # the legend: a swatch (a rounded square, so only holes are circles) and its meaning each
     x, y = 10.0, rows * cell_h + legend_h / 2
     out.append('<g class="legend" font-size="11">')
-    for color, meaning in LEGEND:
+    for color, meaning in (LEGEND_PEGS if colours == "pegs" else LEGEND):
         out.append('<rect x="%.1f" y="%.1f" width="12" height="12" rx="6" fill="%s" stroke="#555"/>'
                    % (x, y - 6, color))
         out.append('<text x="%.1f" y="%.1f" dominant-baseline="central">%s</text>' % (x + 16, y, _escape(meaning)))
@@ -85,23 +110,25 @@ def _font(size: int):
         return ImageFont.load_default()
 
 
-def solution_gif(board: Board, start: int, jumps: list[int], path: str, frame_ms: int = 900) -> int:
+def gif_layout(board: Board) -> tuple[int, int, int]:
+    """The GIF's hole pitch, hole radius and top margin (pixels)."""
+    pitch = max(70, (GIF_MIN_WIDTH - 40) // board.rows)
+    return pitch, int(pitch * 0.36), 64
+
+
+def solution_gif(board: Board, start: int, jumps: list[int], path: str, frame_ms: int = 900,
+                 colours: str = "plain") -> int:
     """An animated GIF, at least 480 px wide: the start, then the board after each jump (the
-    jump's holes lit, every hole numbered). Returns the number of frames."""
+    jump's holes lit, every hole numbered; `colours` as solution_svg's). Returns the number of
+    frames."""
     from PIL import Image, ImageDraw
 
-    pitch = max(70, (GIF_MIN_WIDTH - 40) // board.rows)
-    r = int(pitch * 0.36)
+    pitch, r, top = gif_layout(board)
     w = board.rows * pitch + 40
-    top = 64
     h = int((board.rows - 1) * pitch * 0.866) + 2 * r + top + 50
     title_font, hole_font, small = _font(26), _font(max(14, r - 4)), _font(16)
     frames = []
-    m = start
-    steps = [-1] + list(jumps)
-    for k, j in enumerate(steps):
-        if j >= 0:
-            m ^= board.flip[j]
+    for k, (m, j, ids) in enumerate(_steps(board, start, jumps)):
         img = Image.new("RGB", (w, h), (250, 245, 235))
         d = ImageDraw.Draw(img)
         title = "start: hole %d empty" % (_first_empty(board, start)) if j < 0 else \
@@ -117,10 +144,18 @@ def solution_gif(board: Board, start: int, jumps: list[int], path: str, frame_ms
                 color = (46, 139, 87)
             elif j >= 0 and hole - 1 in (board.jump_from[j], board.jump_over[j]):
                 color = (255, 200, 140)
-            d.ellipse((x - r, y - r, x + r, y + r), fill=color, outline=(80, 80, 80), width=2)
             ink = (255, 255, 255) if color in ((139, 69, 19), (46, 139, 87)) else (60, 60, 60)
+            outline, width = (80, 80, 80), 2
+            if colours == "pegs" and ids[hole - 1] >= 0:
+                c = hue(ids[hole - 1])
+                if color == (46, 139, 87):
+                    outline, width = color, 5
+                color = (c >> 16, c >> 8 & 255, c & 255)
+                ink = (255, 255, 255) if _ink(color) else (60, 60, 60)
+            d.ellipse((x - r, y - r, x + r, y + r), fill=color, outline=outline, width=width)
             d.text((x, y), str(hole), fill=ink, font=hole_font, anchor="mm")
-        d.text((20, h - 12), "brown: a peg   green: it landed   orange: emptied",
+        key = "brown: a peg" if colours != "pegs" else "a peg keeps its colour"
+        d.text((20, h - 12), key + "   green: it landed   orange: emptied",
                fill=(90, 90, 90), font=small, anchor="ls")
         frames.append(img)
     frames[0].save(path, format="GIF", save_all=True, append_images=frames[1:], duration=frame_ms, loop=0)

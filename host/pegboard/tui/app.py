@@ -23,6 +23,7 @@ from textual.message import Message
 from textual.widgets import Button, Footer, Header, RichLog, Static
 
 from pegcore.geometry import Board
+from pegcore.pegcolours import HUES
 from pegcore.rules import mask_of
 from pegboard.tui.board_link import BoardLink
 from pegboard.link.client import BoardClient
@@ -56,7 +57,9 @@ ROLES = {
 # blinks its pegs red (LOST = ERROR); free play greys its pegs (SETUP); an update ambers the holes.
 LED_ROLES = ((0x000014, "empty"), (0x281400, "empty"), (0x282828, "peg"), (0xFF963C, "peg"),
              (0x00FF00, "landing"), (0xFF3C00, "pull"), (0xFF0000, "illegal"), (0x0050FF, "from"),
-             (0xFF00C8, "over"), (0x00FF78, "to"), (0xFFFFFF, "demo"))
+             (0xFF00C8, "over"), (0x00FF78, "to"), (0xFFFFFF, "demo")) + tuple((c, "peg") for c in HUES)
+# theme "pegs" (pegcore.pegcolours.HUES): each peg keeps its colour; a peg shows here in its own
+# (the role's symbol, on the LED's hue), so the eye follows it across the screen as on the board
 WOODEN = (0xFF0000, 0x0000FF, 0xFFC800)  # theme "wooden": the pegs' colours, by hole
 DIM = 0.35  # of full (at the board's brightness): the faint colours (empty, free play) sit far below
 NEAR = 0.2  # how far (unit RGB directions) a lit colour may be from the one it is taken for
@@ -142,14 +145,28 @@ def _visible(rgb: list[int]) -> Color:
 def hole_look(h: int, st: dict[str, Any], pegs: set[int]) -> tuple[str, Color, Color]:
     """(symbol, background, symbol colour) of hole `h`."""
     role = hole_role(h, st)
+    lights = st.get("lights") or []
+    rgb = lights[h - 1] if h - 1 < len(lights) else []
+    black, white = Color(0, 0, 0), Color(255, 255, 255)
+    if role == "peg" and st.get("theme") == "pegs" and len(rgb) >= 3 and max(rgb):
+        own = peg_hue(rgb)
+        if own is not None:  # theme "pegs": the peg in its own colour
+            bg = Color(*_split(own))
+            return ROLES["peg"].symbol, bg, black if contrast(bg, black) >= contrast(bg, white) else white
     if role is not None:
         r = ROLES[role]
         return r.symbol, Color.parse(r.bg), Color.parse(r.fg)
-    lights = st.get("lights") or []
-    bg = _visible(lights[h - 1]) if h - 1 < len(lights) else DARK
-    black, white = Color(0, 0, 0), Color(255, 255, 255)
+    bg = _visible(rgb) if rgb else DARK
     fg = black if contrast(bg, black) >= contrast(bg, white) else white
     return ROLES["peg" if h in pegs else "empty"].symbol, bg, fg
+
+
+def peg_hue(rgb: list[int] | tuple[int, ...]) -> int | None:
+    """The theme "pegs" colour (pegcore.pegcolours.HUES) a lit peg shows, or None."""
+    for c in HUES:
+        if _like(tuple(rgb[:3]), c):
+            return c
+    return None
 
 
 def lit_jump(st: dict[str, Any], holes: int) -> list[int] | None:
