@@ -49,7 +49,7 @@ lint: $(STAMP)
 
 # Regenerate the chip's precomputed hint table (best move and fewest pegs left per 15-hole position).
 table: $(STAMP)
-	$(BIN)/python -m pegboard.solve.tablegen firmware/pegcore/t5_hints.bin firmware/pegcore/t5_finish.bin
+	$(BIN)/python -m pegboard.solve.tablegen firmware/pegcore/t5_hints.bin firmware/pegcore/t5_finish.bin firmware/pegcore/t5_ends.bin
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache

@@ -75,7 +75,7 @@ FLASH_SECTOR_REWRITE_MAX_MS = 400 + 16 * FLASH_PAGE_PROGRAM_MAX_MS
 
 def nvm_image() -> str:
     """A file with an NVM record whose log is nearly full (the totals of ~230 games): the scenario
-    starts from it, so the board rewrites the record in a quiet pass, as it does every ~250 games."""
+    starts from it, so the board rewrites the record in a quiet pass, as it does every ~115 games."""
     if not _made:
         sys.path.insert(0, str(ROOT / "firmware"))
         sys.path.insert(0, str(ROOT / "tests"))
@@ -106,7 +106,10 @@ def run_scenario(lib: str, mode: str, vm: str | None = None, heap_kb: int | None
     # the chip VMs get an RP2040's heap; the 64-bit unix VM (timings only) room for its bigger objects
     # (its pointers and GC blocks are twice the chip's: 256 KB no longer held the start-up's peak
     # once positions set by hand were followed)
-    heap_kb = heap_kb or (192 if vm else 320)
+    # (512 KB since challenges: the unix VM interns the stand-ins' names at run time, unlike the chip
+    # VMs (pegboard.sim.chipvm.standins), so its name pools grow to a 1,280-entry one, 10 KB in one
+    # piece, which a fragmented 320 KB heap of 64-bit objects could not give)
+    heap_kb = heap_kb or (192 if vm else 512)
     env = {k: v for k, v in os.environ.items() if not k.startswith("PEGBOARD_")}
     for k, v in SETTINGS.items():  # the chip VM's os.getenv reads values as settings.toml has them
         env[k] = json.dumps(v) if vm else v
@@ -213,8 +216,16 @@ def run() -> dict[str, Any]:
                                   **boot32),
         # budgets: 48 KB and 96 KB until the board followed positions set by hand (about 1.5 KB more
         # resident code; a foreign NVM record rewritten at start-up); 52 KB and 104 KB keep more
-        # than 20 KB under the smallest free heap an RP2040 has for Python (~126 KB)
-        "heap_peak_game_and_demo": figure(h["heap_peak"], "bytes", 52 * 1024, vm=hvm,
+        # than 20 KB under the smallest free heap an RP2040 has for Python (~126 KB). The peak's
+        # budget went to 56 KB when the chip VMs began interning the stand-ins' and the harness's
+        # names at build time (pegboard.sim.chipvm.standins): before, their ~300 names filled the
+        # first qstr pools before the firmware started, so the pool the firmware's own names fill
+        # (640 entries, ~4.5 KB) was made before the baseline and never charged to it (the same
+        # code measured 46,864 bytes before, 52,832 after). heap_free_needed, which counts
+        # everything, kept its 104 KB. 64 KB since challenges (issue "records"): the scenario plays
+        # hints toward a challenge, and while a game has one its code (pegfw.challenge,
+        # pegcore.targets: ~6 KB) and its two tables' palettes (~0.7 KB) stay loaded.
+        "heap_peak_game_and_demo": figure(h["heap_peak"], "bytes", 64 * 1024, vm=hvm,
                                           unix_64bit_vm_bytes=v["heap_peak"],
                                           **peak32,
                                           scenario="a game by the sensors, hints, a long-press demo, then "
@@ -246,6 +257,7 @@ TIMINGS = {
     "sensor_event_to_lights": ("sensor", "sensor_worst", None),
     "button_to_hint_lights": ("hint", "hint_worst", 5),
     "button_to_hint_lights_hand_set": ("hint_set", "hint_set_worst", 5),
+    "button_to_hint_lights_challenge": ("hint_goal", "hint_goal_worst", 5),
     "boot_to_ready": ("boot", None, None),
     "code_load_on_demand_worst": ("load", None, None),
     "longest_loop_pass": ("longest_pass", None, 100),
@@ -262,9 +274,12 @@ NOTES = {
                              "pegfw.hardware)",
     "button_to_hint_lights_hand_set": "median of 25 (the worst beside it): the hint button on 7 pegs set by hand "
                                       "after the board was emptied (free play): still a table lookup",
+    "button_to_hint_lights_challenge": "median of 25 (the worst beside it): the hint button in a game with the "
+                                       "challenge \"finish in the hole that started empty\": still lookups (the "
+                                       "finish table, a byte read per position looked at)",
     "boot_to_ready": "start-up (pegfw.startup.start) in the bench's scenario, imports compiled from source; .mpy "
                      "files would load faster",
-    "code_load_on_demand_worst": "the slowest of 11 modules compiled on demand (a show starting, a rare request), "
+    "code_load_on_demand_worst": "the slowest of 12 modules compiled on demand (a show starting, a rare request), "
                                  "each imported fresh",
     "longest_loop_pass": "the longest main-loop pass of the whole scenario (boot aside: start-up feeds the "
                          "watchdog between modules), solve with a finish hole from every start to every hole "

@@ -41,6 +41,7 @@ ABOUT = {
     "firmware.longest_pass_with_flash_write": "longest loop pass that logged a game entry (flash program included)",
     "firmware.longest_pass_with_compaction": "the pass that rewrote the NVM record (erase + program), in a quiet pass",
     "firmware.button_to_hint_lights_hand_set": "the same on pegs set by hand (free play)",
+    "firmware.button_to_hint_lights_challenge": "the same in a game with a challenge (finish where it started empty)",
     "firmware.boot_to_ready": "start-up to ready in the bench's scenario (source compiled)",
     "firmware.code_load_on_demand_worst": "slowest on-demand module load (a show starting, a rarer request)",
     "firmware.longest_loop_pass": "longest loop pass of the whole scenario (`solve` with every finish from "

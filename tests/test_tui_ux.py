@@ -425,3 +425,40 @@ def test_the_solution_browser_closes_with_escape_or_b_shown_in_the_footer():
 
 
 SIZE_W = SMALL[0]
+
+
+def test_r_browses_the_games_the_board_keeps_and_steps_their_moves():
+    """Issue "records": two games played on the simulated board, emptied after each; r opens the
+    newest in the browser, `,` goes to the older one, [ ] step its moves; b closes it."""
+    async def scenario():
+        with Simulator() as sim:
+            client = BoardClient(sim.data_path)
+            for empty, move in ((1, (4, 2, 1)), (4, (1, 2, 4))):
+                sim.control("fill", empty=empty)
+                sim.control("wait_idle")
+                jump(sim, move)
+                sim.control("clear")
+                sim.control("wait_idle")
+            end = time.monotonic() + 10  # the board calls an emptied board's game abandoned once it stays empty
+            while client.request("records")["total"] < 2:
+                assert time.monotonic() < end, "the second game was not kept"
+                time.sleep(0.1)
+            client.close()
+            app = BoardApp(BoardClient(sim.data_path), hand=sim.control)
+            async with app.run_test(size=SMALL) as pilot:
+                await _until(pilot, lambda: bool(app.state), "the first state")
+                browser = app.query_one("#browser")
+                await pilot.press("r")
+                await _until(pilot, lambda: browser.display and app.game_at == 1, "the newest game")
+                assert "game 2 of 2 (abandoned" in app.sol_title and app.solution == [[1, 2, 4]]
+                await pilot.press("right_square_bracket")
+                assert app.sol_pos == 1
+                await pilot.press("comma")
+                assert app.game_at == 0 and app.solution == [[4, 2, 1]] and app.sol_pos == 0
+                await _until(pilot, lambda: all(k.region.right <= SMALL[0] for k in app.query("FooterKey")),
+                             "the footer to fit")
+                await pilot.press("b")
+                await _until(pilot, lambda: not browser.display, "the browser closed")
+                await pilot.press("q")
+
+    asyncio.run(scenario())

@@ -19,7 +19,7 @@ except ImportError:  # CircuitPython and MicroPython have no typing module
 from pegcore.advisor import Advisor
 from pegcore.geometry import Board
 from pegcore.rules import holes_of
-from pegfw import colors, ondemand, shows
+from pegfw import colors, game_events, ondemand, shows
 from pegfw.clock import ticks_diff
 from pegfw.commands import BUTTON, DEFERRED
 from pegfw.dispatch import Dispatcher
@@ -27,12 +27,14 @@ from pegfw.lights import Limiter, base_frame
 from pegfw.protocol import Link, ProtocolError
 from pegfw.show_runner import ShowRunner
 from pegfw.store import Store
-from pegfw.tracker import EMPTY, HOLE, HOLES, JUMP, PEGS_LEFT, REASON, START, VERDICT, Tracker
+from pegfw.tracker import Tracker
 
 # the chip's free heap; CPython (the simulator, tests) has no heap of its own to report
 MEM_FREE = getattr(gc, "mem_free", None)
 LONG_PRESS_MS = 800
 PLAY_PRESS_MS = 3000    # held this long: play from here (the pegs as they stand start a game)
+DOUBLE_PRESS_MS = 400   # a second short press this soon after the first, before a game's first move:
+                        # the challenge "finish in the hole that started empty" set (or taken off)
 EMPTY_SETTLE_MS = 500   # an empty board this long ends the game in play (pegfw.tracker.emptied)
 QUIET_MS = 2000         # no peg moved this long, nothing shown or searched: NVM may be rewritten
 SETTLE_MS = 60          # quiet time after a keypad reset before trusting the picture
@@ -57,16 +59,17 @@ class App:
         self.table = table
         self.advisor = Advisor(self.board, self.table)
         self.store = Store(hw.nvm, cfg.rows)
-        log = ondemand.load("pegfw.store_log")  # read once: the code leaves the heap after
-        log.load(self.store)
+        ondemand.load("pegfw.store_log").load(self.store)  # read once: the code leaves the heap after
         if self.store.end is None and hw.nvm is not None:
-            log.compact(self.store)  # a new, foreign or damaged record: rewritten now, not mid-game
+            self.store.compact()  # a new, foreign or damaged record: rewritten now, not mid-game
         ondemand.unload("pegfw.store_log")
-        del log
+        ondemand.unload("pegfw.store_records")
         self.runtime = runtime or sys.implementation.name
         self.shows = ShowRunner(self.link, self.board)
         self.requests = Dispatcher(self)
         self.guide = None  # type: Any  # guided play (pegfw.guide.Guide), while it runs
+        self.challenge = None  # type: Any  # the game's challenge (pegfw.challenge.Challenge), while it has one
+        self.released_at = None  # type: Any  # when the last short press was released (a double press)
         self.job = None  # type: Any  # long work (pegfw.job.Job), while it runs
         self.sensed = 0
         self.settle_until = None
@@ -134,6 +137,36 @@ class App:
     def start_guide(self, jumps):
         ondemand.begin("guide")
         self.guide = ondemand.load("pegfw.guide").Guide(self.link, self.board, jumps)
+
+    def challenge_on(self):
+        """The game's challenge (pegfw.challenge.Challenge; its code and tables loaded while the
+        game has one), or None."""
+        code = self.tracker.goal
+        c = self.challenge
+        if c is not None and c.code != code:
+            self.challenge_off()
+            c = None
+        if c is None and code:
+            ondemand.begin("challenge")
+            self.challenge = c = ondemand.load("pegfw.challenge").Challenge(self.board, self.table, code)
+        return c
+
+    def challenge_off(self):
+        if self.challenge is not None:
+            self.challenge.close()
+            self.challenge = None
+            ondemand.end("challenge")
+
+    def set_challenge(self, text, now):
+        """Set (text "none": take off) the game's challenge (pegfw.challenge.set_challenge; its code
+        stays loaded while the game has one)."""
+        self.challenge_off()
+        ondemand.begin("challenge")
+        try:
+            return ondemand.load("pegfw.challenge").set_challenge(self, text, now)
+        finally:
+            if self.challenge is None:
+                ondemand.end("challenge")
 
     def guide_off(self, reason):
         """End guided play, saying why (done, different_move, undo, stopped, new_game)."""
@@ -228,62 +261,7 @@ class App:
         self.take_events(events)
 
     # -- game events -------------------------------------------------------------------------
-    def take_events(self, events):
-        """Tell the host what the tracker saw (pegfw.tracker: an event is a tuple, fields by
-        name), and keep NVM, the guide and the shows in step with it."""
-        b = self.board
-        for e in events:
-            name = e[0]
-            if name == "lift" or name == "place":
-                self.link.event(name, {"hole": e[HOLE]})
-            elif name == "new_game":
-                self.cancel_job()
-                self.shows.stop()
-                self.guide_off("new_game")
-                finish = self.tracker.finish
-                self.store.new_game(e[START], finish)
-                fields = {"empty": e[EMPTY], "start": holes_of(e[START])}
-                if finish is not None:
-                    fields["finish"] = finish
-                self.link.event("new_game", fields)
-            elif name == "setup":
-                self.cancel_job()
-                self.store.abandon()  # no game in progress (an unfinished one counts as abandoned)
-                self.guide_off("setup")
-                if self.shows.kind in ("over", "hint"):
-                    self.shows.stop()
-                self.link.event("setup", {"reason": e[REASON]})
-            elif name == "setup_done":
-                self.link.event("setup_done", {"pegs": holes_of(self.tracker.sensed)})
-            elif name == "move":
-                self.cancel_job()
-                self.store.move(e[JUMP])
-                self.link.event("move", {"move": b.move_of(e[JUMP]), "pegs_left": e[PEGS_LEFT]})
-                if self.guide is not None:
-                    ended = self.guide.moved(e[JUMP])
-                    if ended:
-                        self.guide_off(ended)
-                if self.shows.kind == "hint":
-                    self.shows.stop()
-            elif name == "undo":
-                self.cancel_job()
-                self.store.undo()
-                self.link.event("undo", {"move": b.move_of(e[JUMP])})
-                self.guide_off("undo")
-            elif name == "illegal":
-                self.link.event("illegal", {"holes": e[HOLES]})
-            elif name == "recovered":
-                self.link.event("recovered")
-            elif name == "game_over":
-                self.store.game_over(e[PEGS_LEFT])
-                fields = {"pegs_left": e[PEGS_LEFT], "verdict": e[VERDICT]}
-                t = self.tracker
-                if t.finish is not None:  # a game with a finish hole: did its last peg end there?
-                    fields["in_finish"] = t.position == 1 << (t.finish - 1)
-                self.link.event("game_over", fields)
-                if self.shows.kind not in ("demo", "watch") and not self.updating:  # (its code is on the drive)
-                    self.shows.load("over", "pegfw.show_over", "GameOverShow", (b.holes, self.hw.ticks_ms(),
-                                                                                 e[VERDICT]))
+    take_events = game_events.take_events  # a method (its module says why it has one of its own)
 
     # -- button ------------------------------------------------------------------------------
     def _poll_button(self, now):
@@ -312,6 +290,8 @@ class App:
                             self.play_here()
                         elif held >= LONG_PRESS_MS:
                             self.start_demo(None, now)
+                        elif self._double_press(now):
+                            self.set_challenge("none" if self.tracker.goal else "finish", now)
                         else:
                             # timed from the debounced release (the event's timestamp), not this pass
                             self.hint(now, asked_at=ev.timestamp)  # lights before the event's JSON
@@ -320,6 +300,15 @@ class App:
                 self.link.event("button", {"pressed": False, "ms": held})
         if keys.events.overflowed:
             keys.events.clear()
+
+    def _double_press(self, now):
+        """A second short press soon after the first, before the game's first move."""
+        was, self.released_at = self.released_at, now
+        t = self.tracker
+        if was is None or ticks_diff(now, was) > DOUBLE_PRESS_MS or t.mode != "play" or t.moves:
+            return False
+        self.released_at = None  # a third press is a hint again
+        return True
 
     # -- actions -----------------------------------------------------------------------------
     def play_here(self):
@@ -368,20 +357,33 @@ class App:
             asked_at = now
         if self.updating:
             raise ProtocolError("busy", "the board is being updated: hints are back after it restarts")
+        c = self.challenge_on() if self.tracker.goal and self.tracker.mode == "play" else None
+        if c is not None:  # toward the challenge's target: lookups on 15 holes, else a search
+            j, ok = c.hint(self.tracker.position)
+            if ok is None:
+                return self.call_job("challenge_hint", self, rid, asked_at)
+            more = {"challenge": c.text(), "reachable": ok}
+            move, ok, left = self.show_hint(j, ok, None, now, asked_at, more)
+            more.update({"move": move, "solvable": ok, "best_left": None})
+            return more
         if self.table is None:
             return self.call_job("hint", self, rid, asked_at)
         j, ok, left = self.advisor.hint(self.tracker.position)
         move, ok, left = self.show_hint(j, ok, left, now, asked_at)
         return {"move": move, "solvable": ok, "best_left": left}
 
-    def show_hint(self, j, ok, left, now, asked_at=None):
-        """Light the hint (`asked_at`: when the button or the request asked, if before `now`)."""
+    def show_hint(self, j, ok, left, now, asked_at=None, more=None):
+        """Light the hint (`asked_at`: when the button or the request asked, if before `now`;
+        `more`: the event's fields about a challenge)."""
         self.shows.run("hint", shows.HintShow(self.board, now, j, ok))
         self.last_frame = None  # sent now even if the same hint is lit: this press has its answer
         self.draw(now)  # lights first: the player is waiting; the host can wait a pass
         self.hint_ms = ticks_diff(self.hw.ticks_ms(), now if asked_at is None else asked_at)
         move = self.board.move_of(j) if j >= 0 else None
-        self.link.event("hint", {"move": move, "solvable": ok, "best_left": left})
+        fields = {"move": move, "solvable": ok, "best_left": left}
+        if more:
+            fields.update(more)
+        self.link.event("hint", fields)
         return move, ok, left
 
     def start_demo(self, jumps, now, start=None, rid=BUTTON):
@@ -447,7 +449,9 @@ class App:
             if self.updating and ticks_diff(now, self.quiet_until) >= 0:
                 self._quiet_over()  # no reset came: the deploy was given up, or failed
             if self.store.low_on_room() and self._quiet(now) and not self.updating:
-                self.store.compact()  # the log nearly full: rewritten while nobody is playing
+                self.store.compact_step()  # the log nearly full: rewritten, a slice a pass, while nobody plays
+            elif self.store.rewriting is not None:
+                self.store.compact_stop()  # someone plays again: a later quiet spell starts it over
             if MEM_FREE is not None and ticks_diff(now, self.heap_sample_at) >= 0:
                 # free heap means something only after a collection (the heap fills with garbage
                 # between them), so collect now and then and note the lowest

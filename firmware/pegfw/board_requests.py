@@ -3,7 +3,7 @@ compiled for the request and dropped after the reply (pegfw.ondemand; pegfw.comm
 which module answers what). Each handler takes (app, rid, req, now), as those of pegfw.commands do."""
 
 from pegcore.rules import holes_of
-from pegfw import VERSION
+from pegfw import VERSION, ondemand
 from pegfw.protocol import ProtocolError
 
 TYPE_CHECKING = False  # mypy takes it as True; no typing module needed on the chip
@@ -12,7 +12,7 @@ if TYPE_CHECKING:
 
 PROTOCOL = 1
 CAPABILITIES = ("hint", "solve", "demo", "guide", "watch", "play", "setup", "selftest", "stats", "theme",
-                "brightness", "reset", "quiet")
+                "brightness", "reset", "quiet", "records", "challenge")
 
 
 def cmd_info(app, rid, req, now):
@@ -57,7 +57,9 @@ def cmd_stats(app, rid, req, now):
     if free is not None and free < app.free_heap_low:
         app.free_heap_low = free  # this answer is a sample too: the lowest is never above it
     st = app.store
+    kept = ondemand.load("pegfw.store_records").challenge_totals(st, app.board)  # (dropped with the request)
     return {"games": st.games, "wins": st.wins, "best": st.best or None, "abandoned": st.abandoned,
+            "challenges_kept": {"set": kept[0], "met": kept[1]},
             "nvm_writes": st.writes,
             "nvm_erases": st.erases, "corrupt_record_ignored": st.corrupt,
             "free_heap": free, "free_heap_lowest": app.free_heap_low,

@@ -1,7 +1,7 @@
 """Every request of the protocol (docs/protocol.md) and the module whose `cmd_<name>` answers it.
 The everyday ones (state, hint, stop) and the two a deploy needs while it rewrites the drive
-(quiet, reset) are here, in memory; the rare ones live in
-pegfw.game_requests, pegfw.position_requests and pegfw.board_requests, compiled for the request
+(quiet, reset) are here, in memory; the rare ones live in pegfw.game_requests,
+pegfw.position_requests, pegfw.board_requests and pegfw.store_records, compiled for the request
 and dropped after it (pegfw.ondemand), so the game keeps the heap.
 
 A handler takes (app, rid, req, now): the App, the request's id, the request (a dict) and the
@@ -25,7 +25,9 @@ BOARD = "pegfw.board_requests"
 POSITION = "pegfw.position_requests"
 COMMANDS = {"state": EVERYDAY, "hint": EVERYDAY, "stop": EVERYDAY, "quiet": EVERYDAY, "reset": EVERYDAY,
             "solve": GAME, "demo": GAME, "guide": GAME, "watch": GAME, "play": POSITION, "setup": POSITION,
-            "info": BOARD, "brightness": BOARD, "theme": BOARD, "stats": BOARD, "selftest": BOARD}
+            "challenge": POSITION,
+            "info": BOARD, "brightness": BOARD, "theme": BOARD, "stats": BOARD, "selftest": BOARD,
+            "records": "pegfw.store_records"}  # (no name of its own: the chip keeps this module's globals)
 
 
 def cmd_state(app, rid, req, now):
@@ -35,6 +37,7 @@ def cmd_state(app, rid, req, now):
     frame = app.last_frame or ()
     return {"pegs": holes_of(t.sensed), "position": holes_of(pos), "empty_start": t.empty_start,
             "start": holes_of(t.start) if t.start else None, "finish": t.finish,
+            "challenge": app.challenge_on().text() if t.goal else None,
             "target": holes_of(t.target) if t.target else None,
             "mode": app.mode(), "moves": [app.board.move_of(j) for j in t.moves],
             # a lookup on the 15-hole board; other boards would have to search, and while a deploy

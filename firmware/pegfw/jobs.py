@@ -9,7 +9,7 @@ finish stays reachable (a few lookups a jump). Other boards search (pegcore.sear
 its memo bounded), and give up with `search_limit` past pegfw.job.JOB_LIMIT positions."""
 
 from pegcore.rules import popcount
-from pegfw.job import Job
+from pegfw.job import JOB_LIMIT, Job
 from pegfw.ondemand import unload
 from pegfw.protocol import ProtocolError
 
@@ -157,3 +157,35 @@ def demo(app, rid, mask, now):
         app.play_demo(list(line), now, mask)
         return {"moves": [app.board.move_of(j) for j in line]}
     return app.start_job(DemoSearch(app.board, mask), rid, now)
+
+
+class ChallengeHint(Job):
+    """A hint toward the game's challenge on a board without tables: the first jump of a line that
+    meets it (pegcore.targets.Targets.search), or "not reachable" when none does. The reverse game
+    not resolved has no end to search for: its hint is the first jump of the best line found
+    within the job's budget."""
+
+    def __init__(self, challenge, mask):
+        self.c = challenge
+        self.s = challenge.targets.search(challenge.target, mask, 256)  # the chip's heap beside the search's code
+
+    def advance(self, nodes):
+        s = self.s
+        finished = s.advance(nodes)
+        self.nodes, self.jumps = s.nodes, s.jumps
+        if not finished and self.c.target[1] == 0 and s.nodes + nodes >= JOB_LIMIT:
+            return True  # the reverse game, unresolved: the best so far will do
+        return finished
+
+    def reply(self, app):
+        line = self.jumps
+        j = line[0] if line else -1
+        more = {"challenge": self.c.text(), "reachable": line is not None}
+        move, ok, left = app.show_hint(j, line is not None, None, app.hw.ticks_ms(), self.asked_at, more)
+        more.update({"move": move, "solvable": ok, "best_left": None})
+        return more
+
+
+def challenge_hint(app, rid, now):
+    """`now`: when the hint was asked for."""
+    return app.start_job(ChallengeHint(app.challenge_on(), app.tracker.position), rid, now)

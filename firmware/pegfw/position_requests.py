@@ -31,14 +31,38 @@ def pegs_arg(app, req, name):
 
 def cmd_play(app, rid, req, now):
     # type: (App, object, dict, int) -> dict
-    """A game from the pegs as they stand (free play becomes a game)."""
+    """A game from the pegs as they stand (free play becomes a game); `target`: its challenge
+    (a hand-set puzzle with its target), as `challenge` takes it."""
     finish = req.get("finish")
     if finish is not None and (isinstance(finish, bool) or not isinstance(finish, int)
                                or not 1 <= finish <= app.board.holes):
         raise ProtocolError("bad_args", "finish must be a hole 1..%d" % app.board.holes)
+    target = req.get("target")
+    if target is not None and finish is not None:
+        raise ProtocolError("bad_args", "give finish or target, not both (target finish:H is the same)")
+    if target is not None and not isinstance(target, str):
+        raise ProtocolError("bad_args", "target is text: finish:H, leave:K or most")
     app.check_thinking()
     app.check_idle()
-    return play_here(app, finish)
+    out = play_here(app, finish)
+    if target is not None:
+        out.update(app.set_challenge(target, now))
+    return out
+
+
+def cmd_challenge(app, rid, req, now):
+    # type: (App, object, dict, int) -> dict
+    """Set the challenge of the game in play: `target` "finish:H" (the last peg in hole H),
+    "finish" (in the hole that started empty), "leave:K" (exactly K pegs left, no jump), "most"
+    (the reverse game: as many pegs as possible with no jump left), "none" (taken off)."""
+    target = req.get("target")
+    if target is None:
+        raise ProtocolError("bad_args", "target is required: finish:H, finish, leave:K, most or none")
+    if not isinstance(target, str):
+        raise ProtocolError("bad_args", "target is text: finish:H, finish, leave:K, most or none")
+    app.check_thinking()
+    app.check_idle()
+    return app.set_challenge(target, now)
 
 
 def play_here(app, finish):

@@ -63,7 +63,8 @@ def adopt(t, start, moves, position, sensed, finish=None):
     events (a game that ended while the firmware was down is over now)."""
     gap = t.board.full & ~start
     t.empty_start = holes_of(gap)[0] if popcount(gap) == 1 else None
-    t.start, t.finish, t.target = start, finish, 0
+    t.start, t.target = start, 0
+    t.set_goal(finish or 0)  # the game's challenge code: a finish hole is one
     t.moves, t.position = moves, position
     t.mode = "play"
     t.bad = 0

@@ -9,7 +9,8 @@ TABLE_PATH = "/pegcore/t5_hints.bin"
 # what pegfw.app imports, leaves first
 APP_MODULES = ("pegcore.rules", "pegcore.geometry", "pegcore.advisor", "pegfw.colors", "pegfw.clock",
                "pegfw.ondemand", "pegfw.shows", "pegfw.lights", "pegfw.protocol", "pegfw.store",
-               "pegfw.tracker", "pegfw.commands", "pegfw.dispatch", "pegfw.show_runner", "pegfw.app")
+               "pegfw.tracker", "pegfw.commands", "pegfw.dispatch", "pegfw.show_runner", "pegfw.game_events",
+               "pegfw.app")
 
 
 def load_table(rows, path=TABLE_PATH):

@@ -6,15 +6,16 @@ moves played.
 
 Flash wears out by erases (W25Q16JV: at least 100,000 per 4 KB sector). CircuitPython's RP2040 nvm
 programs bytes that are all 0xFF without erasing and erases the sector for any other write, so
-an entry costs no erase; the sector is erased only when the log is nearly full (about 250
-games), in a loop pass where nobody plays (pegfw.app), and rewritten with the totals in the header
-and the game in progress (docs/protocol.md, "What the board keeps": the window a power cut there
+an entry costs no erase; the sector is erased only when the log is nearly full (about 115
+games), in a loop pass where nobody plays (pegfw.app), and rewritten with the totals in the header,
+the game in progress and the newest finished and abandoned games (REC entries: the `records`
+request reads them and the log's own games back) (docs/protocol.md, "What the board keeps": the window a power cut there
 can cost, and what).
 A header that fails its checks is ignored, never trusted; a log entry that makes no sense ends
 the log (the next write compacts it): pegfw.store_log reads it at start-up."""
 
 from pegfw import ondemand
-from pegfw.nvm_format import ABANDON, CONT, CSET, HEAD, NEW, OVER, SET, UNDO, mask_bytes
+from pegfw.nvm_format import ABANDON, CONT, CSET, GOAL, HEAD, NEW, OVER, SET, UNDO, mask_bytes
 
 ROOM = 256  # free log bytes (at most a quarter of the NVM) below which the App rewrites the record
 # in an idle pass (pegfw.app): a game is at most ~35 entries, so a long game never fills it
@@ -33,7 +34,7 @@ class Store:
         self.best = 0  # fewest pegs ever left; 0 = no finished game yet
         self.abandoned = 0  # games ended with moves made but not finished (emptied, or replaced)
         self.start = 0        # the game in progress: the pegs it began with (0: none)
-        self.finish = 0       # its finish hole (0: none)
+        self.finish = 0       # its challenge (nvm_format.goal_ok: 1..28 a finish hole; 0 none)
         self.moves = []       # its moves (jump indices), as logged
         self.scored = False   # it ended and is counted in the totals (an undo takes that back)
         self.won = 0          # what the score added to wins (1 or 0) ...
@@ -41,7 +42,8 @@ class Store:
         self.end = None       # where the next entry goes; None: the log must be rewritten first
         self.writes = 0       # nvm assignments since power-on
         self.erases = 0       # of which erased the sector
-        self.corrupt = False  # pegfw.store_log.read fills all this in from the NVM
+        self.corrupt = False  # pegfw.store_log.load fills all this in from the NVM
+        self.rewriting = None  # a rewrite of the record under way (compact_step)
 
     # -- reading -----------------------------------------------------------------------------
     def full(self):
@@ -115,9 +117,28 @@ class Store:
         return n > 0 and (self.end is None or self.end + min(ROOM, n // 4) > n)
 
     def compact(self):
-        """Rewrite the record (pegfw.store_log.compact): its code is loaded for it."""
-        ondemand.load("pegfw.store_log").compact(self)
-        ondemand.unload("pegfw.store_log")
+        """Rewrite the record at once (pegfw.store_records.compact): its code is loaded for it."""
+        self.rewriting = None
+        ondemand.load("pegfw.store_records").compact(self)
+        ondemand.unload("pegfw.store_records")
+
+    def compact_step(self):
+        """One slice of a rewrite of the record (pegfw.store_records.rewrite), in a loop pass where
+        nobody plays; True once it is done (written, or given up as an entry came)."""
+        if self.rewriting is None:
+            self.rewriting = ondemand.load("pegfw.store_records").rewrite(self)
+        try:
+            next(self.rewriting)
+            return False
+        except StopIteration:
+            self.compact_stop()
+            return True
+
+    def compact_stop(self):
+        """Drop a rewrite under way (someone plays again): its 4 KB buffer and its code."""
+        if self.rewriting is not None:
+            self.rewriting = None
+            ondemand.unload("pegfw.store_records")
 
     def _append(self, entry):
         nvm = self.nvm
@@ -129,10 +150,18 @@ class Store:
         self.writes += 1
 
     def new_game(self, start, finish=None):
-        """A game from `start` (a hole mask) begins; `finish`: the hole its last peg should end in."""
+        """A game from `start` (a hole mask) begins; `finish`: its challenge code (a finish hole
+        1..28, or nvm_format's LEAVE_CODE / MOST_CODE + n), or None."""
         self._room(2 + mask_bytes(self.holes))
         self.begin(start, finish or 0, True)
         self._append(self.start_bytes(True))
+
+    def set_goal(self, code):
+        """A challenge set (or cleared: 0) for the game in progress after its start."""
+        if self.start and code != self.finish:
+            self._room(2)
+            self.finish = code
+            self._append(bytes((GOAL, code)))
 
     def move(self, jump):
         if self.start:

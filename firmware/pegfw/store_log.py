@@ -1,20 +1,11 @@
-"""The rare work on the board's NVM record (pegfw.store): reading it at start-up (the header's
-totals, then the log replayed entry by entry, so a resume has the game in progress with its very
-moves), and rewriting it (a compaction: at start-up when the record is new, foreign or damaged,
-else in an idle pass when the log is nearly full). Loaded for that work and dropped after: the
-chip's heap keeps only what appends entries."""
+"""Start-up's reading of the board's NVM record (pegfw.store): the header's totals, then the
+log replayed entry by entry, so a resume has the game in progress with its very moves (the games
+carried over as REC entries are checked and skipped: pegfw.store_records). Loaded for that work and
+dropped after."""
 
 from pegcore.rules import popcount
-from pegfw.nvm_format import ABANDON, CHUNK, CONT, CSET, FREE, HEAD, MAGIC, NEW, OVER, SET, UNDO, VERSION, mask_bytes
-
-
-def crc32(data):
-    crc = 0xFFFFFFFF
-    for b in data:
-        crc ^= b
-        for _ in range(8):
-            crc = (crc >> 1) ^ (0xEDB88320 & -(crc & 1))
-    return crc ^ 0xFFFFFFFF
+from pegfw.nvm_format import (ABANDON, CHUNK, CONT, CSET, FREE, GOAL, HEAD, MAGIC, NEW, OVER, REC, SET, UNDO,
+                              VERSION, crc32, goal_ok, mask_bytes)
 
 
 def load(store):
@@ -40,6 +31,7 @@ def load(store):
     _replay(store)
 
 
+
 def _replay(store):
     nvm, n = store.nvm, len(store.nvm)
     at = HEAD
@@ -55,6 +47,22 @@ def _replay(store):
                 data.append(b)
                 if len(data) < size:
                     continue
+                if want == REC:
+                    if size == 1:  # its length byte: now the rest
+                        size = 1 + data[0]
+                        continue
+                    from pegfw.store_records import parse_record  # only a log with kept games needs it
+
+                    if parse_record(store, data) is None:
+                        return  # torn or damaged: the log ends here; compact at the next write
+                    want = 0
+                    continue
+                if want == GOAL:
+                    if not store.start or not goal_ok(data[0], store.holes):
+                        return
+                    store.finish = data[0]
+                    want = 0
+                    continue
                 if not _start_entry(store, want, data):
                     return  # torn or damaged: the log ends here; compact at the next write
                 want = 0
@@ -65,6 +73,10 @@ def _replay(store):
                 want, data, size = b, [], 1
             elif b == SET or b == CSET:
                 want, data, size = b, [], nmask + 1
+            elif b == REC:  # a game carried over: the game in progress and the totals skip it
+                want, data, size = b, [], 1
+            elif b == GOAL:
+                want, data, size = b, [], 1
             elif not store.start:
                 return  # a move, undo, game over or abandon outside a game: damaged
             elif b == OVER:
@@ -85,6 +97,7 @@ def _replay(store):
         at += len(chunk)
 
 
+
 def _start_entry(store, kind, data):
     """A new or carried-over game's entry, complete: False if its bytes make no sense."""
     if kind == NEW or kind == CONT:
@@ -98,64 +111,7 @@ def _start_entry(store, kind, data):
                 return False
             start |= data[k] << (7 * k)
         finish = data[-1]
-        if not start or start & ~store.full() or finish > store.holes:
+        if not start or start & ~store.full() or not goal_ok(finish, store.holes):
             return False
     store.begin(start, finish, kind == NEW or kind == SET)
-    return True
-
-
-def header(store):
-    body = bytearray(HEAD - 4)
-    body[0:2] = MAGIC
-    body[2] = VERSION
-    # the totals without the game carried over in the log: its OVER entry scores it on replay
-    wins, best = (store.wins - store.won, store.best_before) if store.scored else (store.wins, store.best)
-    body[3], body[4] = store.games & 255, store.games >> 8 & 255
-    body[5], body[6] = wins & 255, wins >> 8 & 255
-    body[7] = best
-    body[8], body[9] = store.abandoned & 255, store.abandoned >> 8 & 255
-    body[10] = store.rows
-    return bytes(body) + crc32(body).to_bytes(4, "little")
-
-
-def compact(store):
-    """Rewrite the record: the totals in the header, the game in progress after it. A blank sector
-    (a new chip) is programmed in place, with no erase and no buffer; any other is erased and
-    rewritten whole (one assignment: one erase), from a 4 KB buffer."""
-    log = bytearray()
-    if store.start:
-        log.extend(store.start_bytes(False))
-        log.extend(bytes(store.moves))
-        if store.scored:
-            log.append(OVER)
-    nvm, n = store.nvm, len(store.nvm)
-    if _blank(store):
-        nvm[0:HEAD + len(log)] = header(store) + bytes(log)  # into 0xFF bytes: programmed, no erase
-    else:
-        store.erases += 1
-        try:
-            sector = bytearray(n)  # the one 4 KB block this needs (no concatenated copies)
-        except MemoryError:  # the heap in pieces: collect, then try once more
-            import gc
-
-            gc.collect()
-            sector = bytearray(n)
-        ff = b"\xff" * CHUNK
-        for at in range(0, n, CHUNK):  # erased flash reads 0xFF
-            sector[at:at + CHUNK] = ff[:min(CHUNK, n - at)]
-        sector[0:HEAD] = header(store)
-        sector[HEAD:HEAD + len(log)] = log
-        nvm[0:n] = sector
-    store.end = HEAD + len(log)
-    store.writes += 1
-
-
-def _blank(store):
-    """All 0xFF (a new chip's sector): written without an erase."""
-    nvm, n = store.nvm, len(store.nvm)
-    free = b"\xff" * CHUNK
-    for at in range(0, n, CHUNK):
-        chunk = bytes(nvm[at:min(n, at + CHUNK)])
-        if chunk != free[:len(chunk)]:
-            return False
     return True

@@ -66,6 +66,7 @@ class Tracker:
         self.empty_start = None  # the start's empty hole, when the start is a full board less one
         self.start = 0  # the pegs the game began with (0: no game)
         self.finish = None  # the hole the last peg should end in (a `play` with a finish), or None
+        self.goal = 0  # the game's challenge code (pegfw.nvm_format; pegfw.challenge), 0: none
         self.target = 0  # a position the board waits for the hands to set (`setup`), or 0
         self.ref = 0  # setup: the picture before the pegs now in the hand were lifted
         self.moves = []
@@ -164,6 +165,7 @@ class Tracker:
         self.start = 0
         self.empty_start = None
         self.finish = None
+        self.goal = 0
         self.starts = []
         self.catchup = False
         self.bad = 0
@@ -195,13 +197,14 @@ class Tracker:
                         self.starts.pop(0)
         self._follow(events)
 
-    def begin_game(self, events, s, finish=None):
-        """A game from the pegs `s` (`finish`: the hole its last peg should end in, or None)."""
+    def begin_game(self, events, s, finish=None, goal=0):
+        """A game from the pegs `s` (`finish`: the hole its last peg should end in, or None;
+        `goal`: its challenge code, a finish hole's being the hole)."""
         self._leave_illegal(events)
         full_less_one = popcount(s) == self.board.holes - 1
         self.empty_start = _lowest_hole(self.board.full & ~s) if full_less_one else None
         self.start = s
-        self.finish = finish
+        self.set_goal(goal or finish or 0)
         self.moves = []
         self.position = s
         self.mode = "play"
@@ -209,6 +212,11 @@ class Tracker:
         self.starts = []
         self.catchup = False
         events.append(("new_game", self.empty_start, s))
+
+    def set_goal(self, code):
+        """The game's challenge (a code, pegfw.nvm_format): a finish hole is `finish` as well."""
+        self.goal = code
+        self.finish = code if 0 < code <= self.board.holes else None
 
     def previous(self):
         if not self.moves:

@@ -1,5 +1,6 @@
-"""Commands about the position on the board: `play` (a game from the pegs as they stand) and
-`setup` (the board lights what to fill and what to take out until the pegs match a position)."""
+"""Commands about the position on the board: `play` (a game from the pegs as they stand),
+`challenge` (a target for the game in play) and `setup` (the board lights what to fill and what to
+take out until the pegs match a position)."""
 
 from __future__ import annotations
 
@@ -21,7 +22,21 @@ def register(sub: Subcommands) -> None:
     add_port(p)
     p.add_argument("--finish", type=int, help="the hole the last peg should end in (the game-over event says "
                                               "whether it did)")
+    p.add_argument("--target", metavar="CHALLENGE",
+                   help="a challenge for the game, as `pegboard challenge` takes it: a hand-set puzzle with its "
+                        "target (e.g. leave:3)")
     p.set_defaults(func=play)
+    p = sub.add_parser("challenge", help="set a challenge for the game in play: finish in a hole, leave K pegs, "
+                                         "or the reverse game",
+                       description="The board lights the target, its hints lead toward it (and say when it can no "
+                                   "longer be met), and the game over judges it; the board keeps it with the game. "
+                                   "TARGET: finish:H (the last peg in hole H), finish (in the hole that started "
+                                   "empty), leave:K (end with exactly K pegs, no jump left), most (the reverse game: "
+                                   "as many pegs as possible with no jump left), none (take it off). Two short "
+                                   "presses of the board's button before the first move set `finish`.")
+    add_port(p)
+    p.add_argument("target", metavar="TARGET", help="finish:H, finish, leave:K, most or none")
+    p.set_defaults(func=challenge)
     p = sub.add_parser("setup", help="let the board show you how to set up a position",
                        description="The board lights the holes still to fill (green) and the pegs to take "
                                    "out (orange) until the pegs match; then a game starts from them. Give "
@@ -36,6 +51,10 @@ def play(args: argparse.Namespace) -> int:
     req: dict[str, Any] = {}
     if args.finish is not None:
         req["finish"] = args.finish
+    if args.target is not None:
+        if args.finish is not None:
+            raise UsageError("give --finish or --target, not both (--target finish:H is the same)")
+        req["target"] = args.target
     with connect(args) as b:
         r = b.request("play", **req)
     if args.json:
@@ -44,6 +63,28 @@ def play(args: argparse.Namespace) -> int:
     start = "every hole but %d" % r["empty"] if r.get("empty") else "pegs in %s" % ", ".join(map(str, r["start"]))
     finish = " (finish in hole %d)" % r["finish"] if r.get("finish") else ""
     print("a game from here: %s%s" % (start, finish))
+    if r.get("challenge"):
+        print(challenge_words(r))
+    return 0
+
+
+def challenge_words(r: dict[str, Any]) -> str:
+    """A challenge reply in words."""
+    c = r.get("challenge")
+    if not c:
+        return "no challenge: the game is scored as usual"
+    kind, _, n = c.partition(":")
+    what = {"finish": "the last peg in hole %s" % n, "leave": "leave exactly %s pegs" % n,
+            "most": "the reverse game: leave as many pegs as possible" + (" (%s can be left)" % n if n else "")}[kind]
+    can = {True: "it can still be met", False: "it can no longer be met from here",
+           None: "whether it can be met takes a search: ask for a hint"}[r.get("reachable")]
+    return "challenge: %s; %s" % (what, can)
+
+
+def challenge(args: argparse.Namespace) -> int:
+    with connect(args) as b:
+        r = b.request("challenge", target=args.target)
+    print(json.dumps(r) if args.json else challenge_words(r))
     return 0
 
 

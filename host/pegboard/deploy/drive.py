@@ -31,8 +31,8 @@ FIRMWARE = Path(pegcore.__file__).resolve().parent.parent
 # lib/ holds only what CircuitPython lacks: adafruit_pixelbuf is built into it on RP2040
 LIBS = ("neopixel",)
 PACKAGES = ("pegcore", "pegfw")
-DATA_FILES = ("pegcore/t5_hints.bin", "pegcore/t5_finish.bin", "pegcore/t6_book.bin",  # what the chip reads
-              "pegcore/t7_book.bin")
+DATA_FILES = ("pegcore/t5_hints.bin", "pegcore/t5_finish.bin", "pegcore/t5_ends.bin",  # what the chip reads
+              "pegcore/t6_book.bin", "pegcore/t7_book.bin")
 
 
 class DeployError(Exception):

@@ -1,8 +1,10 @@
 """Generate the chip's precomputed hint table (pegcore/hintfile.py describes the format).
 
-    python -m pegboard.solve.tablegen firmware/pegcore/t5_hints.bin firmware/pegcore/t5_finish.bin
+    python -m pegboard.solve.tablegen firmware/pegcore/t5_hints.bin firmware/pegcore/t5_finish.bin \
+        firmware/pegcore/t5_ends.bin
 
-(and the opening books t6_book.bin, t7_book.bin beside them)
+(the ends table, pegcore/endsfile.py, beside the hint table when its path is left out; and the
+opening books t6_book.bin, t7_book.bin beside them)
 """
 
 import os
@@ -10,6 +12,7 @@ import struct
 import sys
 
 from pegcore.geometry import Board, start_mask
+from pegcore.endsfile import HEAD as ENDS_HEAD, MAGIC as ENDS_MAGIC
 from pegcore.finishfile import HEAD as FINISH_HEAD, MAGIC as FINISH_MAGIC
 from pegcore.hintfile import HEAD, MAGIC
 from pegcore.hinttable import NO_JUMP
@@ -75,12 +78,33 @@ def finish_sets(board: Board) -> list[int]:
     return out
 
 
+def ends_sets(board: Board) -> list[int]:
+    """For every mask, the peg counts k of the dead ends (no jump left) some line of play from it
+    reaches, as a bitset: bit k set for k pegs (a dead mask's own count only)."""
+    from pegcore.rules import popcount
+
+    out = [0] * (board.full + 1)
+    for m in sorted(range(board.full + 1), key=popcount):  # fewer pegs first: children are done
+        js = legal_jumps(board, m)
+        if not js:
+            out[m] = 1 << popcount(m)
+        for j in js:
+            out[m] |= out[m ^ board.flip[j]]
+    return out
+
+
 def build(rows: int = 5) -> bytes:
     return build_both(rows)[0]
 
 
 def build_both(rows: int = 5) -> tuple[bytes, bytes]:
     """(the hint table, the finish table that shares its hash)."""
+    hints, finish, _ends = build_all(rows)
+    return hints, finish
+
+
+def build_all(rows: int = 5) -> tuple[bytes, bytes, bytes]:
+    """(the hint table, the finish table and the ends table, both sharing the hint table's hash)."""
     board = Board(rows)
     if board.holes > 15:
         raise ValueError("the table format holds boards of up to 15 holes")
@@ -123,7 +147,17 @@ def build_both(rows: int = 5) -> tuple[bytes, bytes]:
     fhead = FINISH_MAGIC + struct.pack("<BHHH", len(fpal), slots, k1, k2)
     assert len(fhead) == FINISH_HEAD
     finish = fhead + struct.pack("<%dH" % len(fpal), *sorted(fpal, key=fpal.__getitem__)) + bytes(fcodes)
-    return hints, finish
+    esets = ends_sets(board)  # the same for every image of a mask: no frame to map
+    epal: dict[int, int] = {}
+    ecodes = bytearray(slots)
+    for m, x in zip(masks, where, strict=True):
+        ecodes[x] = epal.setdefault(esets[m], len(epal))
+    if len(epal) > 255:
+        raise ValueError("ends palette overflow: %d sets" % len(epal))
+    ehead = ENDS_MAGIC + struct.pack("<BHHH", len(epal), slots, k1, k2)
+    assert len(ehead) == ENDS_HEAD
+    ends = ehead + struct.pack("<%dH" % len(epal), *sorted(epal, key=epal.__getitem__)) + bytes(ecodes)
+    return hints, finish, ends
 
 
 def build_book(rows: int) -> bytes:
@@ -146,16 +180,18 @@ BOOK_ROWS = (6, 7)
 
 def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
-    if len(args) != 2:
-        print("usage: python -m pegboard.solve.tablegen HINTS.bin FINISH.bin", file=sys.stderr)
+    if len(args) not in (2, 3):
+        print("usage: python -m pegboard.solve.tablegen HINTS.bin FINISH.bin [ENDS.bin]", file=sys.stderr)
         return 2
+    if len(args) == 2:  # the ends table beside the hint table
+        args = args + [os.path.join(os.path.dirname(args[0]), "t5_ends.bin")]
     for path in args:  # before the tables are built: no traceback after the work
         folder = os.path.dirname(os.path.abspath(path))
         if not os.path.isdir(folder) or not os.access(folder, os.W_OK):
             print("tablegen: cannot write %s: the folder %s is %s" % (
                 path, folder, "missing" if not os.path.isdir(folder) else "not writable"), file=sys.stderr)
             return 2
-    outputs = list(zip(args, build_both(5), strict=True))
+    outputs = list(zip(args, build_all(5), strict=True))
     folder = os.path.dirname(args[0])
     outputs += [(os.path.join(folder, "t%d_book.bin" % r), build_book(r)) for r in BOOK_ROWS]
     for path, data in outputs:

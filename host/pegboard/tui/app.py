@@ -67,9 +67,11 @@ DARK = Color(32, 32, 32)
 
 # four lines at 80 columns: the holes get the rest
 HOW_HAND = ("To move: click the peg that jumps, the hole it lands in, then the peg it jumped over. "
-            "A click puts a peg back or takes it out: c clears the board, g plays from there.")
+            "A click puts a peg back or takes it out: c clears the board, g plays from there; "
+            "r shows the games the board keeps.")
 HOW_BOARD = ("Move the real pegs: lift the jumping peg, put it in the empty hole, pull the jumped one. "
-             "Take every peg out to end a game; set any pegs and press g to play from there.")
+             "Take every peg out to end a game; set any pegs and press g to play from there; "
+             "r shows the games the board keeps.")
 WATCH_HELP = "search: ◎ a jump tried, ✕ taken back (space steps)"  # one line at 80 columns
 
 
@@ -284,6 +286,11 @@ class BoardApp(App[int]):
         Binding("b", "browse", "Solution"),  # while the browser is open b closes it: the next line
         Binding("b", "close", "Close", key_display="b/esc"),
         Binding("escape", "close", "Close", show=False),
+        # the games the board keeps, in the browser (, and . go between them): told in the how-to
+        # line, as the footer has no room left at 80 columns
+        Binding("r", "games", "Games", show=False),
+        Binding("comma", "game(-1)", "older game", show=False),
+        Binding("full_stop", "game(1)", "newer game", show=False),
         Binding("p", "press", "Button"),
         Binding("q", "quit", "Quit"),
         Binding("left_square_bracket", "step_back", "step back", show=False),
@@ -306,6 +313,9 @@ class BoardApp(App[int]):
         self.sol_start = 0
         self.sol_pos = 0
         self.browsing = False  # the solution browser is open
+        self.sol_title = "solution"  # what the browser shows: a solution, or a kept game
+        self.games: list[dict[str, Any]] = []  # the games the board keeps (r), oldest first
+        self.game_at = -1  # the one in the browser (-1: none)
         self.banner = ""
         self.logged: list[str] = []
         self.started = False  # this UI started a demo or watch: quitting stops it
@@ -403,6 +413,7 @@ class BoardApp(App[int]):
 
     def _reply(self, cmd: str, reply: dict[str, Any]) -> None:
         if cmd == "solve":
+            self.sol_title, self.game_at = "solution", -1
             self.solution = reply["moves"]
             self.sol_start = mask_of(self.state.get("position", []))
             self.sol_pos = 0
@@ -417,6 +428,8 @@ class BoardApp(App[int]):
                 self.logline(text)
         elif cmd == "play":
             self.logline("playing from here: %s" % start_text(reply))
+        elif cmd == "records":
+            self._records_page(reply)
         if cmd in ("demo", "watch"):
             self.started = True
 
@@ -539,8 +552,41 @@ class BoardApp(App[int]):
     def action_browse(self) -> None:
         self.link.ask("solve")
 
+    def action_games(self) -> None:
+        self.games = []
+        self.link.ask("records", page=0)
+
+    def _records_page(self, reply: dict[str, Any]) -> None:
+        page, pages = reply.get("page", 0), reply.get("pages", 0)
+        if page == 0:
+            self.games = []
+        self.games += reply.get("games") or []
+        if page + 1 < pages:
+            self.link.ask("records", page=page + 1)
+        elif not self.games:
+            self.logline("the board keeps no finished game yet")
+        else:
+            self._open_game(len(self.games) - 1)
+
+    def _open_game(self, k: int) -> None:
+        g = self.games[k]
+        self.game_at = k
+        self.solution = g.get("moves") or []
+        self.sol_start = mask_of(g.get("start") or [])
+        self.sol_pos = 0
+        result = g.get("result")
+        left = "abandoned" if result == "abandoned" else count(result, "peg") + " left"
+        self.sol_title = "game %s of %d (%s, %s)" % (g.get("n", k + 1), len(self.games), left,
+                                                   ", . other games" if len(self.games) > 1 else "the only one")
+        self._show_browser()
+
+    def action_game(self, step: int) -> None:
+        if self.browsing and self.game_at >= 0 and 0 <= self.game_at + step < len(self.games):
+            self._open_game(self.game_at + step)
+
     def action_close(self) -> None:
         self.browsing = False
+        self.game_at = -1
         self.query_one("#browser", Static).display = False
         self.refresh_bindings()
 
@@ -573,7 +619,8 @@ class BoardApp(App[int]):
         m = self.sol_start
         for mv in self.solution[:self.sol_pos]:
             m ^= (1 << (mv[0] - 1)) | (1 << (mv[1] - 1)) | (1 << (mv[2] - 1))
-        head = "solution %d/%d" % (self.sol_pos, len(self.solution))
+        head = "%s\nmove %d/%d" % (self.sol_title, self.sol_pos, len(self.solution)) if self.game_at >= 0 else \
+            "solution %d/%d" % (self.sol_pos, len(self.solution))
         head += (": " + move_text(self.solution[self.sol_pos - 1])) if self.sol_pos else "  ([ ] step)"
         w = self.query_one("#browser", Static)
         w.update(head + "\n" + render_board(g, m))

@@ -48,8 +48,25 @@ def holes_text(holes: Any) -> str:
     return ", ".join(str(h) for h in holes or [])
 
 
+def challenge_text(c: str | None) -> str:
+    """A challenge ("finish:13", "leave:3", "most:10", "most") in words."""
+    if not c:
+        return "no challenge"
+    kind, _, n = c.partition(":")
+    if kind == "finish":
+        return "the last peg in hole %s" % n
+    if kind == "leave":
+        return "leave exactly %s" % pegs(int(n) if n.isdigit() else n)
+    return "the reverse game: leave as many pegs as you can" + (" (%s)" % n if n else "")
+
+
 def hint_text(h: dict[str, Any]) -> str:
-    """A hint event or reply: the move and whether one peg can still be left."""
+    """A hint event or reply: the move and whether one peg can still be left (or the challenge met)."""
+    if h.get("challenge"):
+        if h.get("move") is None:
+            return "hint: %s can no longer be met" % challenge_text(h["challenge"]) if h.get("reachable") is False \
+                else "hint: no jump left"
+        return "hint: %s (toward %s)" % (move_text(h["move"]), challenge_text(h["challenge"]))
     if h.get("move") is None:
         left = h.get("best_left")
         return "hint: no jump left (%s)" % ("%s on the board" % pegs(left) if left else "the board is empty")
@@ -89,9 +106,18 @@ def event_text(e: dict[str, Any], demo: list[list[int]] | None = None) -> str | 
         return "the pegs make sense again"
     if name == "game_over":
         text = game_over_text(e.get("pegs_left", 0), e.get("verdict"))
-        if e.get("in_finish") is not None:
+        if e.get("challenge"):
+            met = e.get("met")
+            text += "; challenge (%s) %s" % (challenge_text(e["challenge"]),
+                                             "met" if met else "not judged" if met is None else "missed")
+        elif e.get("in_finish") is not None:
             text += " (in the finish hole)" if e["in_finish"] else " (not in the finish hole)"
         return text
+    if name == "challenge":
+        if not e.get("challenge"):
+            return "challenge taken off: the game is scored as usual"
+        can = {True: "", False: " (it can no longer be met from here)", None: ""}.get(e.get("reachable"), "")
+        return "challenge: %s%s" % (challenge_text(e["challenge"]), can)
     if name == "hint":
         return hint_text(e)
     if name == "button":

@@ -46,7 +46,8 @@ SHA256 = "6accc831761e8dc2eb778f937808f6bc72650fefc1fc6aa96bfc23867fbadfea"
 # what the build needs from the package: the core, the port helpers, and docs/conf.py, where
 # makeversionhdr.py finds the version outside a MicroPython git checkout
 WANTED = ("py", "shared", "docs/conf.py")
-PORT_FILES = ("Makefile", "mpconfigport.h", "mphalport.h", "qstrdefsport.h", "main.c", "modport.c", "modjson.c")
+PORT_FILES = ("Makefile", "mpconfigport.h", "mphalport.h", "qstrdefsport.h", "qstrdefs_standins.h", "main.c",
+              "modport.c", "modjson.c")
 ZIG_PACKAGE = "ziglang==0.17.1"  # as pinned in pyproject.toml's dev dependencies
 ZIG_TARGET = "x86-linux-musl"     # a static 32-bit x86 Linux program; zig brings musl
 ZIG_NOTE = "built with zig cc (%s)" % ZIG_TARGET

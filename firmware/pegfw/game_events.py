@@ -1,0 +1,70 @@
+"""The game's events as the App takes them (App.take_events): the host told, the NVM record, the
+guide, the challenge and the shows kept in step. A module of its own so that start-up compiles the
+App's code in two smaller pieces (the heap a compile needs grows with the module)."""
+
+from pegcore.rules import holes_of
+from pegfw.tracker import EMPTY, HOLE, HOLES, JUMP, PEGS_LEFT, REASON, START, VERDICT
+
+
+def take_events(self, events):
+    """Tell the host what the tracker saw (pegfw.tracker: an event is a tuple, fields by
+    name), and keep NVM, the guide and the shows in step with it."""
+    b = self.board
+    for e in events:
+        name = e[0]
+        if name == "lift" or name == "place":
+            self.link.event(name, {"hole": e[HOLE]})
+        elif name == "new_game":
+            self.cancel_job()
+            self.shows.stop()
+            self.guide_off("new_game")
+            self.challenge_off()
+            finish = self.tracker.finish
+            self.store.new_game(e[START], self.tracker.goal)
+            fields = {"empty": e[EMPTY], "start": holes_of(e[START])}
+            if finish is not None:
+                fields["finish"] = finish
+            if self.tracker.goal:
+                fields["challenge"] = self.challenge_on().text()
+            self.link.event("new_game", fields)
+        elif name == "setup":
+            self.cancel_job()
+            self.store.abandon()  # no game in progress (an unfinished one counts as abandoned)
+            self.guide_off("setup")
+            self.challenge_off()
+            if self.shows.kind in ("over", "hint"):
+                self.shows.stop()
+            self.link.event("setup", {"reason": e[REASON]})
+        elif name == "setup_done":
+            self.link.event("setup_done", {"pegs": holes_of(self.tracker.sensed)})
+        elif name == "move":
+            self.cancel_job()
+            self.store.move(e[JUMP])
+            self.link.event("move", {"move": b.move_of(e[JUMP]), "pegs_left": e[PEGS_LEFT]})
+            if self.guide is not None:
+                ended = self.guide.moved(e[JUMP])
+                if ended:
+                    self.guide_off(ended)
+            if self.shows.kind == "hint":
+                self.shows.stop()
+        elif name == "undo":
+            self.cancel_job()
+            self.store.undo()
+            self.link.event("undo", {"move": b.move_of(e[JUMP])})
+            self.guide_off("undo")
+        elif name == "illegal":
+            self.link.event("illegal", {"holes": e[HOLES]})
+        elif name == "recovered":
+            self.link.event("recovered")
+        elif name == "game_over":
+            self.store.game_over(e[PEGS_LEFT])
+            fields = {"pegs_left": e[PEGS_LEFT], "verdict": e[VERDICT]}
+            t = self.tracker
+            if t.finish is not None:  # a game with a finish hole: did its last peg end there?
+                fields["in_finish"] = t.position == 1 << (t.finish - 1)
+            if t.goal:  # judged as a challenge too
+                fields.update(self.challenge_on().verdict(t.position))
+            self.link.event("game_over", fields)
+            if self.shows.kind not in ("demo", "watch") and not self.updating:  # (its code is on the drive)
+                self.shows.load("over", "pegfw.show_over", "GameOverShow", (b.holes, self.hw.ticks_ms(),
+                                                                             e[VERDICT]))

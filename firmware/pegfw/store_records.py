@@ -1,0 +1,307 @@
+"""The games the board keeps, and the rewriting of its NVM record (pegfw.store): a compaction
+(at start-up when the record is new, foreign or damaged, else in quiet loop passes when the log is
+nearly full) writes the totals, the game in progress and the newest finished and abandoned games
+as REC entries; `games` reads them back, for the rare `records` request (cmd_records: a handler
+as those of pegfw.commands, (app, rid, req, now)). Loaded for that work and dropped
+after: the chip's heap keeps only what appends entries. Apart from pegfw.store_log (start-up's
+reading), so that neither is too big to compile in the heap a game leaves."""
+
+from pegcore.rules import holes_of, popcount
+from pegfw.protocol import ProtocolError
+from pegfw.nvm_format import (ABANDON, CHUNK, CONT, CSET, FREE, GOAL, HEAD, MAGIC, NEW, OVER, REC, SET, UNDO,
+                              LEAVE_CODE, MOST_CODE, VERSION, check2, crc32, goal_ok, mask_bytes)
+
+TYPE_CHECKING = False  # mypy takes it as True; no typing module needed on the chip
+if TYPE_CHECKING:
+    from pegfw.app import App  # noqa: F401 (type comments)
+
+
+def record_bytes(holes, moves):
+    """Bytes of a REC entry for a game of `moves` moves (docs/protocol.md, "What the board keeps")."""
+    return 6 + mask_bytes(holes) + moves
+
+
+def records_kept(holes, size):
+    """How many of the newest finished or abandoned games a compaction carries over: as many of
+    the longest (holes - 2 moves) as fit in half the log less 64 bytes; the other half is the game
+    in progress's and the new games' (4096 bytes, 15 holes: 89)."""
+    return max(0, (size - HEAD) // 2 - 64) // record_bytes(holes, holes - 2)
+
+
+def parse_record(store, data):
+    """A REC entry's bytes after its kind (length first), complete: (start, finish, result, moves),
+    or None if they make no sense (torn by a cut: its check fails)."""
+    nmask = mask_bytes(store.holes)
+    if len(data) < nmask + 5 or data[0] != len(data) - 1:
+        return None
+    a, b = check2(data[:-2])
+    if data[-2] != a or data[-1] != b:
+        return None
+    start = 0
+    for k in range(nmask):
+        start |= data[1 + k] << (7 * k)
+    finish, result = data[1 + nmask], data[2 + nmask]
+    moves = data[3 + nmask:-2]
+    if not start or start & ~store.full() or not goal_ok(finish, store.holes) or result > store.holes:
+        return None
+    return start, finish, result, moves
+
+
+def record_entry(store, start, finish, result, moves):
+    """The REC entry of a game (docs/protocol.md, "What the board keeps")."""
+    out = bytearray((REC, 0))
+    for _ in range(mask_bytes(store.holes)):
+        out.append(start & 127)
+        start >>= 7
+    out.append(finish)
+    out.append(result)
+    out.extend(bytes(moves))
+    out[1] = len(out)  # what follows the length byte, its 2 check bytes included
+    a, b = check2(out[1:])
+    out.append(a)
+    out.append(b)
+    return out
+
+
+def games(store, current=False):
+    """The finished and abandoned games the record holds, oldest first: (start, finish, result,
+    moves), result the pegs left (0: abandoned unfinished). Those carried over by compactions (REC
+    entries), then those the log has played since, each once it ended for good (the board emptied,
+    a new game); `current`: the game in progress too once it is scored. A game with no move is
+    none. Read from the NVM itself, a chunk at a time: the chip keeps no list of them."""
+    nvm = store.nvm
+    if nvm is None or len(nvm) < HEAD:
+        return
+    rec = bytes(nvm[0:HEAD])  # a log is read only behind a sound header of a version with one
+    if rec[0:2] != MAGIC or rec[2] not in (2, VERSION) or \
+            crc32(rec[:HEAD - 4]) != int.from_bytes(rec[HEAD - 4:], "little"):
+        return
+    n, at = len(nvm), HEAD
+    nmask = mask_bytes(store.holes)
+    start, finish, moves, scored = 0, 0, [], False
+    want, data, size = 0, [], 0
+    new = NEW  # a local: read at every byte
+    while at < n:
+        chunk = bytes(nvm[at:min(n, at + CHUNK)])
+        at += len(chunk)
+        for b in chunk:
+            if want:
+                data.append(b)
+                if len(data) < size:
+                    continue
+                if want == REC:
+                    if size == 1:  # its length byte: now the rest
+                        size = 1 + data[0]
+                        continue
+                    rec = parse_record(store, data)
+                    if rec is None:
+                        return  # torn: the log ends here
+                    want = 0
+                    yield rec
+                    continue
+                if want == GOAL:
+                    if not start or not goal_ok(data[0], store.holes):
+                        return
+                    finish, want = data[0], 0
+                    continue
+                if want == NEW or want == CONT:
+                    if not 1 <= data[0] <= store.holes:
+                        return
+                    start, finish = store.full() & ~(1 << (data[0] - 1)), 0
+                else:
+                    start = 0
+                    for k in range(nmask):
+                        start |= data[k] << (7 * k)
+                    finish = data[-1]
+                    if not start or start & ~store.full() or not goal_ok(finish, store.holes):
+                        return
+                want, moves, scored = 0, [], False
+            elif b < new:  # a move: most bytes are (tested first: a compaction reads the whole log)
+                if not start:
+                    return
+                moves.append(b)
+            elif b == FREE:
+                at = n  # the end of the log
+                break
+            elif b == REC or b == GOAL:  # REC: carried over (the game in progress goes on after it)
+                want, data, size = b, [], 1
+            elif b == NEW or b == CONT or b == SET or b == CSET or b == ABANDON:
+                if start and (moves or scored):  # the game before ended for good
+                    yield start, finish, (popcount(start) - len(moves) if scored else 0), moves
+                start, moves, scored = 0, [], False
+                if b != ABANDON:
+                    want, data = b, []
+                    size = 1 if b == NEW or b == CONT else nmask + 1
+            elif not start:
+                return
+            elif b == OVER:
+                scored = True
+            elif b == UNDO:
+                if not moves:
+                    return
+                scored = False
+                moves.pop()
+            else:
+                return
+    if current and start and scored and not want:
+        yield start, finish, popcount(start) - len(moves), moves
+
+
+def header(store):
+    body = bytearray(HEAD - 4)
+    body[0:2] = MAGIC
+    body[2] = VERSION
+    # the totals without the game carried over in the log: its OVER entry scores it on replay
+    wins, best = (store.wins - store.won, store.best_before) if store.scored else (store.wins, store.best)
+    body[3], body[4] = store.games & 255, store.games >> 8 & 255
+    body[5], body[6] = wins & 255, wins >> 8 & 255
+    body[7] = best
+    body[8], body[9] = store.abandoned & 255, store.abandoned >> 8 & 255
+    body[10] = store.rows
+    return bytes(body) + crc32(body).to_bytes(4, "little")
+
+
+SLICE = 16  # games read between two yields of rewrite(): tens of ms of the chip's time at most
+
+
+def rewrite(store):
+    """Rewrite the record, a slice at a time: a generator that yields between slices (the App
+    steps it once a quiet loop pass, pegfw.store.Store.compact_step; compact() runs it through).
+    The totals go in the header, the game in progress after it, then the newest finished and
+    abandoned games (records_kept) as REC entries, oldest first. A blank sector (a new chip) is
+    programmed in place, with no erase and no buffer; any other is erased and rewritten whole (one
+    assignment: one erase) from a 4 KB buffer, in the last step. Should an entry be appended
+    between two steps (a peg moved), the rewrite gives up without writing: it would lose it."""
+    log = bytearray()
+    if store.start:
+        log.extend(store.start_bytes(False))
+        log.extend(bytes(store.moves))
+        if store.scored:
+            log.append(OVER)
+    nvm, n = store.nvm, len(store.nvm)
+    if _blank(store):
+        nvm[0:HEAD + len(log)] = header(store) + bytes(log)  # into 0xFF bytes: programmed, no erase
+        store.end = HEAD + len(log)
+        store.writes += 1
+        return  # (a blank sector holds no games to carry over)
+    was = store.end
+    try:
+        sector = bytearray(n)  # the one 4 KB block this needs (no concatenated copies)
+    except MemoryError:  # the heap in pieces: collect, then try once more
+        import gc
+
+        gc.collect()
+        sector = bytearray(n)
+    ff = b"\xff" * CHUNK
+    for at in range(0, n, CHUNK):  # erased flash reads 0xFF
+        sector[at:at + CHUNK] = ff[:min(CHUNK, n - at)]
+    sector[0:HEAD] = header(store)
+    end = HEAD + len(log)
+    sector[HEAD:end] = log
+    keep = records_kept(store.holes, n)
+    skip = -keep
+    if keep:
+        for _ in games(store):
+            skip += 1
+            if skip % SLICE == 0:
+                yield
+        k = 0
+        for rec in games(store):  # before the erase: the old log is still there to read
+            k += 1
+            if k % SLICE == 0:
+                yield
+            if skip > 0:
+                skip -= 1
+                continue
+            entry = record_entry(store, rec[0], rec[1], rec[2], rec[3])
+            sector[end:end + len(entry)] = entry
+            end += len(entry)
+        yield
+    if store.end != was:
+        return  # an entry came meanwhile: the App starts again in a later quiet pass
+    store.erases += 1
+    nvm[0:n] = sector
+    store.end = end
+    store.writes += 1
+
+
+def compact(store):
+    """The whole rewrite at once (start-up; a log with no room left)."""
+    for _ in rewrite(store):
+        pass
+
+
+def _blank(store):
+    """All 0xFF (a new chip's sector): written without an erase."""
+    nvm, n = store.nvm, len(store.nvm)
+    free = b"\xff" * CHUNK
+    for at in range(0, n, CHUNK):
+        chunk = bytes(nvm[at:min(n, at + CHUNK)])
+        if chunk != free[:len(chunk)]:
+            return False
+    return True
+
+
+PAGE = 5  # games a reply: a game is at most ~250 bytes of JSON (13 moves), a page under 1.5 KB
+
+
+def cmd_records(app, rid, req, now):
+    # type: (App, object, dict, int) -> dict
+    """The finished and abandoned games the board keeps, oldest first, PAGE a reply: `n` (1 the
+    oldest kept), `start` (the pegs), `finish` (the challenge: the hole the last peg should end in,
+    or null), `moves`, `result` (pegs left, or "abandoned"). The game in progress counts once it
+    is over."""
+    page = req.get("page", 0)
+    if isinstance(page, bool) or not isinstance(page, int) or page < 0:
+        raise ProtocolError("bad_args", "page must be 0 or more")
+    board = app.board
+    out = []
+    total = 0
+    for start, code, result, moves in games(app.store, True):
+        if page * PAGE <= total < (page + 1) * PAGE:
+            game = {"n": total + 1, "start": holes_of(start), "finish": code if 0 < code <= board.holes else None,
+                    "moves": [board.move_of(j) for j in moves], "result": result if result else "abandoned",
+                    "challenge": None, "met": None}
+            if code:
+                _judge(board, game, start, code, moves, result)
+            out.append(game)
+        total += 1
+    return {"games": out, "page": page, "pages": (total + PAGE - 1) // PAGE, "total": total, "rows": board.rows}
+
+
+def _judge(board, game, start, code, moves, result):
+    """A kept game's challenge, and whether its end met it (an abandoned game did not)."""
+    from pegfw.challenge import text_of
+
+    game["challenge"] = text_of(code)
+    game["met"] = met(board, start, code, moves) if result else False
+
+
+def met(board, start, code, moves):
+    """Did the game from `start` with `moves` meet its challenge `code` (pegfw.nvm_format)? None
+    for a reverse game whose best was not known (21 and 28 holes). Without the tables: the end
+    position says it."""
+    from pegcore.rules import has_move
+
+    mask = start
+    for j in moves:
+        mask ^= board.flip[j]
+    if has_move(board, mask):
+        return False
+    if code < LEAVE_CODE:
+        return mask == 1 << (code - 1)
+    left = popcount(mask)
+    if code < MOST_CODE:
+        return left == code - LEAVE_CODE
+    return left >= code - MOST_CODE if code > MOST_CODE else None
+
+
+def challenge_totals(store, board):
+    """[set, met] over the kept games that had a challenge (the `stats` request)."""
+    out = [0, 0]
+    for start, code, result, moves in games(store, True):
+        if code:
+            out[0] += 1
+            if result and met(board, start, code, moves):
+                out[1] += 1
+    return out

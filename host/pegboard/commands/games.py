@@ -1,0 +1,125 @@
+"""`pegboard games`: the finished and abandoned games the board keeps (the `records` request,
+docs/protocol.md "What the board keeps"): a list, or one game as a solution file or a GIF."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from typing import Any
+
+from pegboard.commands.boardargs import add_port, connect
+from pegboard.commands.cli import Subcommands, UsageError, check_output
+
+MAX_PAGES = 200  # a board keeps a few hundred games at most: more pages is a confused board
+
+
+def register(sub: Subcommands) -> None:
+    p = sub.add_parser("games", help="list the finished and abandoned games the board keeps; write one as a "
+                                       "solution file (--export) or a GIF (--gif)")
+    add_port(p)
+    p.add_argument("--export", nargs=2, metavar=("N", "FILE"),
+                   help="write game N's moves as a solution file (pegboard demo FILE / guide FILE take it)")
+    p.add_argument("--gif", nargs=2, metavar=("N", "FILE"),
+                   help="animate game N's moves into a GIF file (FILE.gif)")
+    p.set_defaults(func=run)
+
+
+def _game_number(option: str, text: str) -> int:
+    try:
+        n = int(text)
+    except ValueError:
+        raise UsageError("%s %s: N is a game number (pegboard games lists them)" % (option, text)) from None
+    if n < 1:
+        raise UsageError("%s %s: game numbers start at 1" % (option, text))
+    return n
+
+
+def fetch(client: Any) -> tuple[int, list[dict[str, Any]]]:
+    """Every game the board keeps, oldest first, page by page; and the board's rows."""
+    games: list[dict[str, Any]] = []
+    page, pages, rows = 0, 1, 5
+    while page < min(pages, MAX_PAGES):
+        r = client.request("records", page=page)
+        games.extend(r["games"])
+        pages, rows = r["pages"], r.get("rows", 5)
+        page += 1
+    return rows, games
+
+
+def solution_of(rows: int, game: dict[str, Any]) -> dict[str, Any]:
+    """A kept game as a solution file's object (pegboard.solve.solution_file): its start, its moves."""
+    from pegcore.geometry import Board
+
+    board = Board(rows)
+    start = game["start"]
+    gap = [h for h in range(1, board.holes + 1) if h not in start]
+    sol: dict[str, Any] = {"rows": rows}
+    if len(gap) == 1:
+        sol["empty"] = gap[0]
+    else:
+        sol["start"] = start
+    sol["moves"] = game["moves"]
+    return sol
+
+
+def result_text(game: dict[str, Any]) -> str:
+    r = game["result"]
+    if r == "abandoned":
+        return "abandoned"
+    text = "won" if r == 1 else "%d pegs left" % r
+    if game.get("challenge"):  # a game with a challenge: judged by it
+        text += ", challenge %s %s" % (game["challenge"], "met" if game.get("met") else
+                                       "not judged" if game.get("met") is None else "missed")
+    return text
+
+
+def run(args: argparse.Namespace) -> int:
+    export = gif = None
+    if args.export:
+        export = _game_number("--export", args.export[0]), args.export[1]
+        check_output("--export", export[1])
+    if args.gif:
+        gif = _game_number("--gif", args.gif[0]), args.gif[1]
+        check_output("--gif", gif[1], ".gif")
+    with connect(args) as b:
+        rows, games = fetch(b)
+    by_n = {g["n"]: g for g in games}
+    for option, want in (("--export", export), ("--gif", gif)):
+        if want and want[0] not in by_n:
+            raise UsageError("%s %d: the board keeps games %s" % (
+                option, want[0], "%d..%d" % (games[0]["n"], games[-1]["n"]) if games else "none yet"))
+    if export:
+        from pegboard.solve.solution_file import check_solution
+
+        sol = solution_of(rows, by_n[export[0]])
+        check_solution(dict(sol), export[1])  # every move legal from its start (pegcore rules)
+        with open(export[1], "w", encoding="utf-8") as f:
+            f.write(json.dumps(sol) + "\n")
+    if gif:
+        from pegboard.pictures.svg import solution_gif
+        from pegboard.solve.solution_file import check_solution
+        from pegcore.geometry import Board
+        from pegcore.moves import validate_moves
+
+        checked = check_solution(solution_of(rows, by_n[gif[0]]), gif[1])
+        board = Board(rows)
+        start = 0
+        for h in checked["start"]:
+            start |= 1 << (h - 1)
+        try:
+            solution_gif(board, start, validate_moves(board, start, checked["moves"])[1], gif[1])
+        except OSError as e:
+            raise UsageError("cannot write %s: %s" % (gif[1], e)) from None
+    if args.json:
+        print(json.dumps({"rows": rows, "games": games}))
+    elif not (export or gif):
+        if not games:
+            print("no finished or abandoned game kept yet")
+        for g in games:
+            print("%4d  start %-40s %2d moves  %s" % (g["n"], ",".join(str(h) for h in g["start"]),
+                                                       len(g["moves"]), result_text(g)))
+    else:
+        for option, want in (("exported", export), ("animated", gif)):
+            if want:
+                print("game %d %s to %s" % (want[0], option, want[1]))
+    return 0

@@ -1,0 +1,69 @@
+"""Challenges and kept games end to end (issue "records"): the simulated board on the chip runtime
+(MicroPython's core set up as a CircuitPython board: its stack, heap and feature level), driven by
+the `pegboard` commands and a hand at the pegs."""
+
+import json
+import subprocess
+import sys
+
+import pytest
+from support import jump, runtimes
+
+from pegboard.link.client import BoardClient
+from pegboard.sim import Simulator
+from pegcore.geometry import Board, start_mask
+from pegcore.rules import holes_of
+
+B = Board(5)
+
+
+@pytest.fixture(params=runtimes("chip"))
+def sim(request):
+    with Simulator(runtime=request.param) as s:
+        yield s
+
+
+def pegboard(sim, *args):
+    p = subprocess.run([sys.executable, "-m", "pegboard", *args, "--port", sim.data_path], capture_output=True,
+                       text=True, timeout=120)
+    return p.returncode, p.stdout + p.stderr
+
+
+def test_a_finish_challenge_by_the_boards_hints_is_met_and_kept(sim, tmp_path):
+    sim.control("fill", empty=13)
+    sim.control("wait_idle")
+    code, out = pegboard(sim, "challenge", "finish")
+    assert code == 0 and "the last peg in hole 13" in out and "can still be met" in out, out
+    with BoardClient(sim.data_path) as b:
+        for _ in range(13):
+            r = b.request("hint", timeout=10)
+            assert r["challenge"] == "finish:13" and r["reachable"] is True and r["move"], r
+            jump(sim, r["move"])
+        st = b.request("state")
+        assert st["mode"] == "over" and st["position"] == [13] and st["challenge"] == "finish:13"
+    code, out = pegboard(sim, "games")
+    assert code == 0 and "won, challenge finish:13 met" in out, out
+    code, out = pegboard(sim, "games", "--export", "1", str(tmp_path / "g.json"))
+    sol = json.loads((tmp_path / "g.json").read_text())
+    assert code == 0 and sol["empty"] == 13 and len(sol["moves"]) == 13
+
+
+def test_the_reverse_game_and_a_bad_target_on_the_chip_runtime(sim):
+    sim.control("fill", empty=5)
+    sim.control("wait_idle")
+    code, out = pegboard(sim, "challenge", "leave:99")
+    assert code != 0 and "1..15" in out, out
+    with BoardClient(sim.data_path) as b:
+        r = b.request("challenge", target="most")
+        most = int(r["challenge"].split(":")[1])
+        assert r["reachable"] is True and most >= 7
+        while True:
+            h = b.request("hint", timeout=10)
+            if h["move"] is None:
+                break
+            jump(sim, h["move"])
+        st = b.request("state")
+        assert len(st["position"]) == most and st["mode"] == "over"
+        kept = b.request("records")["games"]
+        assert kept[-1]["challenge"] == "most:%d" % most and kept[-1]["met"] is True
+        assert holes_of(start_mask(B, 5)) == kept[-1]["start"]

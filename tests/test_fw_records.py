@@ -1,0 +1,252 @@
+"""The games the board keeps (issue "records", item 1): every finished or abandoned game stays in
+the NVM record (its log entries, and REC entries a compaction carries over), `records` reads them
+back page by page, and `pegboard games` lists them and exports one as a solution file that replays
+legally to the same end. A power cut while a game's record is written loses at most that game; one
+inside a compaction loses at most what docs/protocol.md states, never a wrong record."""
+
+import json
+import random
+
+import pytest
+from fakehw import FlashNvm, PowerCut
+from support import ask, output, stored
+from test_fw_scored import Hands
+
+from pegcore.geometry import Board, start_mask
+from pegcore.moves import validate_moves
+from pegcore.rules import legal_jumps, mask_of, popcount
+from pegcore.solver import Solver
+from pegfw import store_log, store_records
+from pegfw.nvm_format import HEAD
+from pegfw.store_records import REC, record_bytes, records_kept
+from pegfw.store import Store
+
+B = Board(5)
+
+
+def play_games(h, n, cut_in=None, seed=3):
+    """n games by hand on Hands `h`: won, lost or abandoned (the board emptied after a few moves);
+    the power cut during game `cut_in`'s writes (its entries: moves, score). The games as played:
+    (start, moves, result), result the pegs left or "abandoned"."""
+    rnd = random.Random(seed)
+    played = []
+    for g in range(1, n + 1):
+        e = rnd.randrange(1, 16)
+        mask = start_mask(B, e)
+        h.set(mask)
+        kind = g % 3  # 0: won, 1: random to the end, 2: abandoned
+        line = Solver(B).solution(mask) if kind == 0 else []
+        moves = []
+        while legal_jumps(B, mask) and not (kind == 2 and len(moves) == 3):
+            j = line[len(moves)] if line else rnd.choice(legal_jumps(B, mask))
+            if g == cut_in and len(moves) == 2:
+                h.nvm.cut_after = 0  # the next flash write is cut: this move's entry
+            h.jump(j)
+            mask ^= B.flip[j]
+            moves.append(B.move_of(j))
+        if kind == 2:
+            h.set(0)  # the board emptied: abandoned
+            played.append((start_mask(B, e), moves, "abandoned"))
+        else:
+            played.append((start_mask(B, e), moves, popcount(mask)))
+    return played
+
+
+def records(app, hw):
+    games, page, pages = [], 0, 1
+    while page < pages:
+        r = ask(app, hw, "records", page=page)
+        assert r["ok"] and r["page"] == page and len(r["games"]) <= 5, r
+        games += r["games"]
+        pages = r["pages"]
+        page += 1
+    assert [g["n"] for g in games] == list(range(1, len(games) + 1))
+    return games
+
+
+def test_ten_games_and_a_cut_inside_the_fifth_are_all_kept_and_replay():
+    h = Hands(FlashNvm())
+    played = play_games(h, 10, cut_in=5)
+    assert h.cuts == 1 and not h.lost  # the cut fell on a log entry, not a compaction
+    output(h.hw)
+    kept = records(h.app, h.hw)
+    got = [(mask_of(g["start"]), g["moves"], g["result"]) for g in kept]
+    missing = [p for p in played if p not in got]
+    assert len(missing) <= 1 and all(g in played for g in got), (missing, got)
+    for g, (start, moves, result) in zip(kept, [p for p in played if p in got], strict=True):
+        end, _ = validate_moves(B, mask_of(g["start"]), g["moves"])  # legal, by pegcore's rules
+        final, _ = validate_moves(B, start, moves)
+        assert end == final and (result == "abandoned" or popcount(end) == result)
+
+
+def test_pegboard_games_lists_and_exports_what_the_board_keeps(tmp_path, monkeypatch, capsys):
+    from pegboard.commands import games as games_cmd
+    from pegboard.commands.cli import main
+    from pegboard.solve.solution_file import load_solution
+
+    h = Hands(FlashNvm())
+    played = play_games(h, 10, cut_in=5)
+    output(h.hw)
+
+    class Client:
+        def __enter__(self):
+            return self
+
+        def __exit__(self, *exc):
+            return False
+
+        def request(self, cmd, **args):
+            r = ask(h.app, h.hw, cmd, **args)
+            assert r["ok"], r
+            return r
+
+    monkeypatch.setattr(games_cmd, "connect", lambda args: Client())
+    assert main(["games"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert len(lines) >= 9 and lines[0].split()[0] == "1"
+    assert main(["games", "--json"]) == 0
+    kept = json.loads(capsys.readouterr().out)["games"]
+    assert len(kept) >= 9
+    for g in kept:
+        path = tmp_path / ("game%d.json" % g["n"])
+        assert main(["games", "--export", str(g["n"]), str(path)]) == 0
+        sol = load_solution(path)  # checked completely: every move legal from its start
+        end, _ = validate_moves(B, mask_of(sol["start"]), sol["moves"])
+        assert sol["moves"] == g["moves"] and end == validate_moves(B, mask_of(g["start"]), g["moves"])[0]
+        assert any(p[1] == g["moves"] and p[0] == mask_of(g["start"]) for p in played)
+    capsys.readouterr()
+    gif = tmp_path / "game1.gif"
+    assert main(["games", "--gif", "1", str(gif)]) == 0 and gif.read_bytes()[:3] == b"GIF"
+    assert main(["games", "--export", "99", str(tmp_path / "x.json")]) == 2
+
+
+def store_games(nvm, n, seed=1):
+    """n games through the Store alone (as the App logs them); the games as (start, result, moves)."""
+    s = Store(nvm, 5)
+    store_log.load(s)
+    store_records.compact(s)
+    rnd = random.Random(seed)
+    played = []
+    for g in range(n):
+        m = start_mask(B, 1 + g % 15)
+        s.new_game(m)
+        start, moves = m, []
+        while legal_jumps(B, m) and not (g % 4 == 3 and len(moves) == 3):
+            j = rnd.choice(legal_jumps(B, m))
+            s.move(j)
+            moves.append(j)
+            m ^= B.flip[j]
+        if legal_jumps(B, m):
+            s.abandon()
+            played.append((start, 0, moves))
+        else:
+            s.game_over(popcount(m))
+            played.append((start, popcount(m), moves))
+        if s.low_on_room():
+            s.compact()
+    return s, played
+
+
+def kept(nvm):
+    s = stored(nvm)
+    return [(r[0], r[2], list(r[3])) for r in store_records.games(s, True)]
+
+
+def test_compactions_keep_the_newest_games_and_the_totals():
+    nvm = FlashNvm()
+    s, played = store_games(nvm, 700)
+    assert nvm.erases >= 2  # compactions came, and carried games over
+    got = kept(nvm)
+    assert len(got) >= records_kept(15, 4096) == 89
+    assert got == played[-len(got):]
+    again = stored(nvm)
+    assert (again.games, again.wins, again.abandoned) == (s.games, s.wins, s.abandoned)
+
+
+def test_a_cut_inside_the_fifth_carried_record_loses_it_and_those_after_never_an_older_one():
+    """The compaction (erase, then the sector programmed in address order: header, game in
+    progress, the carried games oldest first) is cut in the middle of the fifth REC entry."""
+    nvm = FlashNvm()
+    s, played = store_games(nvm, 10)
+    s.new_game(start_mask(B, 4))  # a game in progress, one move made
+    s.move(legal_jumps(B, start_mask(B, 4))[0])
+    fifth = HEAD + 2 + 1 + sum(record_bytes(15, len(p[2])) for p in played[:4])
+    assert nvm.data[HEAD] != REC
+    nvm.cut_after = 1 + fifth + 4  # the erase, then bytes up to 4 into the fifth record
+    with pytest.raises(PowerCut):
+        store_records.compact(s)
+    assert kept(nvm) == played[:4]
+    again = stored(nvm)
+    assert (again.games, again.start, len(again.moves)) == (11, start_mask(B, 4), 1)
+    assert again.end is None  # the torn entry ends the log: the next write compacts it again
+    store_records.compact(again)
+    assert kept(nvm) == played[:4]
+
+
+@pytest.mark.parametrize("cut", list(range(0, 420, 7)) + [4096, 4097])
+def test_a_cut_anywhere_in_a_compaction_keeps_oldest_first_never_a_wrong_game(cut):
+    nvm = FlashNvm()
+    s, played = store_games(nvm, 20)
+    nvm.cut_after = cut
+    try:
+        store_records.compact(s)
+    except PowerCut:
+        pass
+    got = kept(nvm)
+    assert got == played[:len(got)] or got == played  # a prefix of them (all when uncut)
+    again = stored(nvm)
+    assert again.games in (0, 20)
+
+
+def nearly_full(nvm, games):
+    """A record whose log has fewer than 256 bytes left: the App rewrites it when nobody plays."""
+    s, played = store_games(nvm, games)
+    while not s.low_on_room():
+        m = start_mask(B, 5)
+        s.new_game(m)
+        j = legal_jumps(B, m)[0]
+        s.move(j)
+        s.abandon()
+        played.append((m, 0, [j]))
+    return played
+
+
+def test_the_app_rewrites_the_record_a_slice_a_quiet_pass_and_keeps_the_newest_games():
+    nvm = FlashNvm()
+    played = nearly_full(nvm, 150)
+    h = Hands(nvm)
+    steps = 0
+    erases = nvm.erases
+    for _ in range(400):
+        h.run(20)
+        if h.app.store.rewriting is not None:
+            steps += 1
+        if nvm.erases > erases:
+            break
+    assert nvm.erases == erases + 1 and steps >= 3  # one erase, after several passes of building
+    assert h.app.store.rewriting is None and not h.app.store.low_on_room()
+    got = kept(nvm)
+    assert len(got) >= records_kept(15, 4096) and got == played[-len(got):]
+
+
+def test_a_move_during_a_rewrite_stops_it_and_nothing_is_lost():
+    nvm = FlashNvm()
+    played = nearly_full(nvm, 150)
+    h = Hands(nvm)
+    for _ in range(400):  # until a rewrite is under way
+        h.run(20)
+        if h.app.store.rewriting is not None:
+            break
+    assert h.app.store.rewriting is not None
+    erases = nvm.erases
+    h.set(start_mask(B, 1))  # a new game set up, and a jump: the log grows meanwhile
+    j = legal_jumps(B, start_mask(B, 1))[0]
+    h.jump(j)
+    h.run(100)
+    assert h.app.store.rewriting is None and nvm.erases == erases  # stopped, nothing written
+    h.run(3000)  # quiet again: the rewrite starts over and completes
+    assert nvm.erases == erases + 1
+    again = stored(nvm)
+    assert again.start == start_mask(B, 1) and list(again.moves) == [j]
+    got = kept(nvm)
+    assert got == played[-len(got):]
