@@ -74,6 +74,9 @@ ABOUT = {
     "link.idle_simulator_cpu": "CPU a simulated board uses while nobody touches it (`pegboard sim`)",
     "mirror.move_to_screen_median": "the mirror: a move made by hand → shown, no key pressed (median)",
     "mirror.move_to_screen_worst": "the same, worst",
+    "web.page_follows_hand_median": "the browser page (`pegboard web`, headless Chromium): a move made by hand → "
+                                    "drawn (median)",
+    "web.page_follows_hand_worst": "the same, worst",
 }
 # units, as the table shows them (a unit not here is shown as it is), and what budgets are in
 RP2040_UNIT = "ms (RP2040: emulated Cortex-M0+ cycles at 125 MHz)"

@@ -295,7 +295,7 @@ def selftest(sim, *argv):
 def test_selftest_names_the_hole_whose_sensor_never_changes(sim):
     sim.control("lift", hole=7)  # a dead sensor reads no peg ...
     sim.control("wait_idle")
-    p = selftest(sim, "--seconds", "6")
+    p = selftest(sim, "--seconds", "15")  # room for 28 hand changes on a loaded machine (6 s was not)
     for h in range(1, 16):  # ... while every other hole is lifted and placed (4 and 7 are empty)
         if h == 7:
             continue

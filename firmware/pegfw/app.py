@@ -420,8 +420,10 @@ class App:
         return base if frame is None else frame
 
     def draw(self, now):
-        """Send the lights if they changed (a steady picture is looked at every FRAME_MS)."""
-        if self.shows.show is None and self.last_frame is not None and ticks_diff(now, self.next_frame) < 0:
+        """Send the lights if they changed (a steady picture is looked at every FRAME_MS, but at
+        once when the pegs changed it: a `state` asked after the event then has its lights)."""
+        if self.shows.show is None and self.last_frame is not None and ticks_diff(now, self.next_frame) < 0 \
+                and self.tracker.version == self.base_version:
             return
         frame = self.limiter.limit(self._frame(now))
         self.next_frame = now + FRAME_MS

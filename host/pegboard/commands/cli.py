@@ -28,6 +28,7 @@ COMMANDS = [
     "position",  # play (from here), setup
     "show",     # demo, guide, watch
     "monitor",
+    "web",
     "solve",
     "games",
     "sim",
@@ -73,6 +74,8 @@ EXAMPLES: dict[str, list[str]] = {
     "guide": ["pegboard solve --empty 4 --finish 4 --json > solution.json", "pegboard guide solution.json"],
     "watch": ["pegboard watch", "pegboard watch --speed 500", "pegboard watch --step"],
     "monitor": ["pegboard monitor", "pegboard monitor --raw"],
+    "web": ["pegboard web", "pegboard web --open", "pegboard web --host 0.0.0.0 --web-port 8080",
+            "pegboard web --port /dev/ttyACM0"],
     "solve": ["pegboard solve --empty 5", "pegboard solve --empty all --count",
               "pegboard solve --empty 4 --finish 4 --json", "pegboard solve --empty 1 --min-moves",
               "pegboard solve --rows 6 --empty 3 --svg solution.svg --gif solution.gif",

@@ -2,9 +2,10 @@
 boot_out.txt on, naming a version the firmware supports (pegboard.deploy.circuitpython), each file written
 under a temporary name, flushed to the device and renamed, only the files the chip imports, compiled to
 .mpy when a CircuitPython mpy-cross for the drive's version is at hand, and the maker's own settings kept
-(pegboard.deploy.settings_merge). The drive is found on Windows (drive letters labelled CIRCUITPY),
-macOS (/Volumes/CIRCUITPY, "CIRCUITPY 1" for a second board) and Linux (the mount table, then the usual
-mount folders). Nothing POSIX-only is imported at module level: the CLI imports on Windows too."""
+(pegboard.deploy.settings_merge), and the browser page beside them as pegboard.html. The drive is found
+on Windows (drive letters labelled CIRCUITPY), macOS (/Volumes/CIRCUITPY, "CIRCUITPY 1" for a second
+board) and Linux (the mount table, then the usual mount folders). Nothing POSIX-only is imported at module
+level: the CLI imports on Windows too."""
 
 from __future__ import annotations
 
@@ -477,6 +478,12 @@ def deploy(drive: Path, settings: Path | None = None, board: str | None = None,
         _write(drive, rel, data)
         wanted.add(rel)
         report.written.append(rel)
+    # the board's page (docs/web.md), one self-contained file: Chrome or Edge opens it from the drive
+    # and reaches the board over Web Serial with nothing installed
+    from pegboard.web.page import DRIVE_NAME, single_file
+
+    _write(drive, DRIVE_NAME, single_file().encode("utf-8"))
+    report.written.append(DRIVE_NAME)
     report.compiled = compiler is not None
     # our packages hold only this deploy's files: a stale .py would be imported before a new .mpy
     for pkg in PACKAGES:

@@ -1,0 +1,173 @@
+"""`pegboard web`'s server: the page's files over HTTP and one WebSocket per browser (the
+`websockets` library, asyncio), in front of the Bridge (pegboard.web.bridge) that shares the board
+through its hub.
+
+Who may do what: a browser that brings the token (the page's address printed by `pegboard web`
+carries it after the #) may send any request and, on a simulated board, move its pegs; one
+without it is a viewer: it sees everything, may ask only what changes nothing (READS) and is
+refused anything else here, before the board hears of it (`read_only`). A WebSocket opened from
+another site's page (its Origin another host) is refused outright.
+
+A browser never holds the board up: what it has not taken is kept up to BACKLOG messages, past
+that it is closed (it reconnects and catches up); one that goes away leaves nothing waiting."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import secrets
+from typing import Any, Callable
+from urllib.parse import parse_qs, urlsplit
+
+from websockets.asyncio.server import ServerConnection, serve
+from websockets.datastructures import Headers
+from websockets.exceptions import ConnectionClosed
+from websockets.http11 import Request, Response
+
+from pegboard.web.page import static_file
+
+READS = ("state", "info", "stats")   # what a viewer without the token may ask
+BACKLOG = 2000                       # messages a browser may leave untaken before it is closed
+MESSAGE_MAX = 4096                   # a browser's message longer than this is ignored
+HAND = {"lift": ("hole",), "place": ("hole",), "fill": ("empty",), "clear": (), "set": ("pegs",),
+        "press": ("ms",)}            # the simulated hand's moves a player's page may make
+
+logging.getLogger("websockets").setLevel(logging.CRITICAL)  # a browser closing a tab is not news
+
+
+class Viewer:
+    def __init__(self, ws: ServerConnection, control: bool, number: int) -> None:
+        self.ws = ws
+        self.control = control
+        self.number = number
+        self.queue: asyncio.Queue[str] = asyncio.Queue()
+        self.closed = False
+
+
+class WebServer:
+    """`hand(cmd, **args)`: the simulated board's control port, or None on a real board. Set
+    `bridge` before `serve`."""
+
+    def __init__(self, token: str, hand: Callable[..., dict[str, Any]] | None = None) -> None:
+        self.token = token
+        self.hand = hand
+        self.bridge: Any = None
+        self.viewers: set[Viewer] = set()
+        self.numbers = 0
+        self.loop: asyncio.AbstractEventLoop | None = None
+        self.stopped: asyncio.Event | None = None
+
+    # -- from the bridge's thread -----------------------------------------------------------------
+    def deliver(self, viewer: Viewer | None, text: str) -> None:
+        if self.loop is not None:
+            self.loop.call_soon_threadsafe(self._deliver, viewer, text)
+
+    def _deliver(self, viewer: Viewer | None, text: str) -> None:
+        for v in [viewer] if viewer is not None else list(self.viewers):
+            if v.closed:
+                continue
+            if v.queue.qsize() >= BACKLOG:
+                v.closed = True  # too slow: closed; its page reconnects and catches up
+                asyncio.ensure_future(v.ws.close(1008, "too far behind"))
+                continue
+            v.queue.put_nowait(text)
+
+    # -- HTTP --------------------------------------------------------------------------------------
+    def http(self, connection: ServerConnection, request: Request) -> Response | None:
+        path = urlsplit(request.path).path
+        if path == "/ws":
+            origin = request.headers.get("Origin")
+            if origin and origin != "null" and urlsplit(origin).netloc != request.headers.get("Host"):
+                return connection.respond(403, "a WebSocket from another site's page is refused\n")
+            return None
+        got = static_file(path)
+        if got is None:
+            return connection.respond(404, "not found\n")
+        body, kind = got
+        headers = Headers([("Content-Type", kind), ("Content-Length", str(len(body))), ("Cache-Control", "no-cache"),
+                           ("X-Content-Type-Options", "nosniff"), ("Referrer-Policy", "no-referrer"),
+                           ("Connection", "close")])
+        return Response(200, "OK", headers, body)
+
+    # -- one browser ---------------------------------------------------------------------------------
+    async def handler(self, ws: ServerConnection) -> None:
+        query = parse_qs(urlsplit(ws.request.path if ws.request else "").query)
+        given = (query.get("token") or [""])[0]
+        control = secrets.compare_digest(given.encode(), self.token.encode())
+        self.numbers += 1
+        v = Viewer(ws, control, self.numbers)
+        self.viewers.add(v)
+        v.queue.put_nowait(json.dumps({"web": "hello", "control": control, "sim": self.hand is not None,
+                                       "board": bool(self.bridge.board_up), "port": self.bridge.port}))
+        sender = asyncio.ensure_future(self._sender(v))
+        try:
+            async for message in ws:
+                if isinstance(message, str) and len(message) <= MESSAGE_MAX:
+                    await self._message(v, message)
+        except ConnectionClosed:
+            pass
+        finally:
+            v.closed = True
+            self.viewers.discard(v)
+            sender.cancel()
+            self.bridge.forget(v)
+
+    async def _sender(self, v: Viewer) -> None:
+        try:
+            while True:
+                await v.ws.send(await v.queue.get())
+        except (ConnectionClosed, asyncio.CancelledError):
+            return
+
+    async def _message(self, v: Viewer, text: str) -> None:
+        try:
+            obj = json.loads(text)
+        except ValueError:
+            return
+        if not isinstance(obj, dict):
+            return
+        if "hand" in obj:
+            await self._hand(v, obj)
+        elif "cmd" in obj:
+            if not v.control and obj.get("cmd") not in READS:
+                reply = {"ok": False, "error": "read_only",
+                         "message": "this page only watches: the address with the token printed by pegboard web "
+                                    "can send requests"}
+                if "id" in obj:
+                    reply = dict({"id": obj["id"]}, **reply)
+                v.queue.put_nowait(json.dumps(reply))
+                return
+            self.bridge.submit(v, obj)
+
+    async def _hand(self, v: Viewer, obj: dict[str, Any]) -> None:
+        cmd = obj.get("hand")
+        out: dict[str, Any] = {"web": "hand", "id": obj.get("id")}
+        if not v.control:
+            out.update(ok=False, message="this page only watches: it cannot move pegs")
+        elif self.hand is None:
+            out.update(ok=False, message="move the real pegs: the page moves pegs only on a simulated board")
+        elif cmd not in HAND:
+            out.update(ok=False, message="no such move of the hand: %r" % (cmd,))
+        else:
+            args = {k: obj[k] for k in HAND[str(cmd)] if k in obj}
+            try:
+                got = await asyncio.to_thread(self.hand, cmd, **args)
+                out.update(ok=True, pegs=got.get("pegs"))
+            except Exception as e:  # noqa: BLE001 - the hand's refusal (no peg there ...) is the page's to show
+                out.update(ok=False, message=str(e))
+        v.queue.put_nowait(json.dumps(out))
+
+    # -- the server ----------------------------------------------------------------------------------
+    async def serve(self, host: str, port: int, ready: Callable[[int], None]) -> None:
+        self.loop = asyncio.get_running_loop()
+        self.stopped = asyncio.Event()
+        async with serve(self.handler, host, port, process_request=self.http, max_size=MESSAGE_MAX * 4,
+                         compression=None) as server:
+            bound = [s.getsockname()[1] for s in server.sockets]
+            ready(int(bound[0]))
+            await self.stopped.wait()
+
+    def stop(self) -> None:
+        if self.loop is not None and self.stopped is not None:
+            self.loop.call_soon_threadsafe(self.stopped.set)

@@ -1,0 +1,72 @@
+"""Many browsers on one `pegboard web`: two at once see the same events and each gets its own replies;
+with --host a page without the token only watches: its requests are refused before the board hears
+of them; a page that goes away costs the board nothing. (Twenty at once: test_web_timing.py.)"""
+
+from __future__ import annotations
+
+import time
+
+from websupport import Tap, WebProcess, browser, board, open_page, wait_page, web  # noqa: F401 - fixtures
+
+
+def _seqs(page):
+    return page.evaluate("pegboardPage.events.filter(e => typeof e.seq === 'number').map(e => e.seq)")
+
+
+def test_two_browsers_see_the_same_events_and_each_its_own_replies(browser, board, web):  # noqa: F811
+    a = open_page(browser, web.page)
+    b = open_page(browser, web.page, width=390, height=844)  # a phone beside a laptop
+    for p in (a, b):
+        wait_page(p, "pegboardPage.st.mode === 'play'", what="the game")
+    a.click("#hole-4")
+    a.click("#hole-1")
+    a.click("#hole-2")
+    for p in (a, b):
+        wait_page(p, "(pegboardPage.st.moves || []).length === 1", what="the move on both pages")
+    b.keyboard.press("h")  # the phone asks for a hint: both pages see it, only b gets the reply
+    for p in (a, b):
+        wait_page(p, "pegboardPage.events.some(e => e.event === 'hint')", what="the hint on both pages")
+    hint_seq = a.evaluate("pegboardPage.events.filter(e => e.event === 'hint')[0].seq")
+    assert hint_seq == b.evaluate("pegboardPage.events.filter(e => e.event === 'hint')[0].seq")
+    assert [s for s in _seqs(a) if s <= hint_seq][-5:] == [s for s in _seqs(b) if s <= hint_seq][-5:]
+    got = b.evaluate("pegboardPage.proto.request('stats').then(r => r.games)")
+    assert got >= 1
+    # b's ids are its own: the same request from a is answered to a alone
+    ids = [p.evaluate("pegboardPage.proto.token") for p in (a, b)]
+    assert ids[0] != ids[1]
+    assert not a.errors and not b.errors
+    # a page that goes away leaves the board and the other page as they were
+    a.context.close()
+    b.keyboard.press("s")
+    b.click("#hole-7")
+    wait_page(b, "pegboardPage.st.lifted === 7", what="b still plays")
+
+
+def test_with_host_a_viewer_without_the_token_cannot_send_a_request(browser, board):  # noqa: F811
+    w = WebProcess(board.link, "--host", "127.0.0.2")
+    tap = Tap(board.link)
+    try:
+        assert w.view is not None and "token" not in w.view and w.view.startswith("http://127.0.0.2:")
+        viewer = open_page(browser, w.view)
+        player = open_page(browser, w.page)
+        assert viewer.evaluate("pegboardPage.control") is False and player.evaluate("pegboardPage.control") is True
+        assert viewer.locator("button[data-act=hint]").is_disabled()
+        assert "watching" in viewer.inner_text("#howto")
+        # straight through the protocol module, past the page's own checks: refused by the server
+        err = viewer.evaluate("pegboardPage.proto.request('hint').then(() => 'answered', e => e.code)")
+        assert err == "read_only"
+        err = viewer.evaluate("pegboardPage.proto.request('demo').then(() => 'answered', e => e.code)")
+        assert err == "read_only"
+        refused = viewer.evaluate("pegboardPage.transport.hand('lift', {hole: 2}).then(() => 'moved', e => e.message)")
+        assert "only watches" in refused
+        assert viewer.evaluate("pegboardPage.proto.request('state').then(r => r.mode)") == "play"  # reads are fine
+        time.sleep(0.3)
+        assert not tap.requests("hint") and not tap.requests("demo")  # never reached the board
+        assert board.control("sensors")["pegs"] == list(range(2, 16))  # and no peg moved
+        # the player's page plays; the viewer sees it
+        player.keyboard.press("h")
+        wait_page(viewer, "pegboardPage.events.some(e => e.event === 'hint')", what="the player's hint on the viewer")
+        assert len(tap.requests("hint")) == 1
+    finally:
+        tap.close()
+        w.stop()
