@@ -215,6 +215,8 @@ def test_bad_challenges_are_refused_with_what_to_send():
     h = Hands(FlashNvm())
     r = ask(h.app, h.hw, "challenge", target="finish")
     assert r["error"] == "bad_args" and "game" in r["message"]  # no game in play yet
+    r = ask(h.app, h.hw, "challenge", target="leave:99")
+    assert r["error"] == "bad_args" and "1..15" in r["message"]  # a bad target is said first
     h.set(start_mask(B, 1))
     h.run(300)
     for bad, word in (("leave:99", "1..15"), ("finsh:3", "finish:H"), (3, "text"), ("leave", "leave:K")):

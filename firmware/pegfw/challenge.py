@@ -114,9 +114,11 @@ def set_challenge(app, text, now):
     """Set (text "none": take off) the challenge of the game in play (App.set_challenge: the
     `challenge` request, a double press); its fields for the reply and the event."""
     t = app.tracker
-    if t.mode != "play":
-        raise ProtocolError("bad_args", "a challenge is for a game in play: start a game first")
     try:
+        if text != "none":
+            targets.parse(text, app.board.holes)  # a bad target is said first, game or not
+        if t.mode != "play":
+            raise ProtocolError("bad_args", "a challenge is for a game in play: start a game first")
         code = resolve(app.board, app.table, text, t.start, t.position)
     except ValueError as e:
         raise ProtocolError("bad_args", str(e))
