@@ -254,3 +254,20 @@ def test_on_21_holes_a_challenge_hint_is_searched_a_slice_a_pass():
     assert r["ok"] and r["reachable"] is None  # no table: unknown until searched
     r = ask(app, hw, "hint", passes=2000)
     assert r["reachable"] is True and r["move"] is not None and r["challenge"] == "leave:3"
+
+
+def test_a_challenge_whose_code_did_not_fit_the_heap_is_tried_again_after_a_collection(monkeypatch):
+    h = Hands(FlashNvm())
+    h.set(start_mask(B, 1))
+    h.run(300)
+    real, calls = h.app.set_challenge, []
+
+    def once_short(text, now):
+        calls.append(text)
+        if len(calls) == 1:
+            raise MemoryError  # as a compile that found no room
+        return real(text, now)
+
+    monkeypatch.setattr(h.app, "set_challenge", once_short)
+    r = ask(h.app, h.hw, "challenge", target="finish")
+    assert r["ok"] and r["challenge"] == "finish:1" and calls == ["finish", "finish"]

@@ -354,7 +354,7 @@ def test_a_demo_started_on_the_board_is_told_from_its_lights():
                 sim.control("press", ms=1000)  # held 0.8-3 s: the board's own demo
                 await _until(pilot, lambda: "demo move 2: " in _log(app), "the demo's second move")
                 assert "demo move 1: " in _log(app) and app.demo is None
-                assert "button held 1.0 s: the board demonstrates" in _log(app)
+                assert re.search(r"button held 1\.\d s: the board demonstrates", _log(app))  # (1.0 s, later on a busy machine)
                 await pilot.press("s")
                 await _until(pilot, lambda: "demo stopped" in _log(app), "the demo stopped")
                 _in_step(seen)

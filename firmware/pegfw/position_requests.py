@@ -46,7 +46,7 @@ def cmd_play(app, rid, req, now):
     app.check_idle()
     out = play_here(app, finish)
     if target is not None:
-        out.update(app.set_challenge(target, now))
+        out.update(_set_challenge(app, target, now))
     return out
 
 
@@ -62,7 +62,19 @@ def cmd_challenge(app, rid, req, now):
         raise ProtocolError("bad_args", "target is text: finish:H, finish, leave:K, most or none")
     app.check_thinking()
     app.check_idle()
-    return app.set_challenge(target, now)
+    return _set_challenge(app, target, now)
+
+
+def _set_challenge(app, target, now):
+    """App.set_challenge, once more after a collection if its code did not fit in the heap as it
+    lay (it compiles pegcore.targets, the largest module a request loads)."""
+    try:
+        return app.set_challenge(target, now)
+    except MemoryError:
+        import gc
+
+        gc.collect()
+        return app.set_challenge(target, now)
 
 
 def play_here(app, finish):
