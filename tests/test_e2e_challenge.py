@@ -67,3 +67,17 @@ def test_the_reverse_game_and_a_bad_target_on_the_chip_runtime(sim):
         kept = b.request("records")["games"]
         assert kept[-1]["challenge"] == "most:%d" % most and kept[-1]["met"] is True
         assert holes_of(start_mask(B, 5)) == kept[-1]["start"]
+
+
+def test_a_hand_set_puzzle_with_its_target_by_pegboard_play(sim):
+    """`pegboard play --target` on the chip runtime: the request's path (play from here, then the
+    challenge's code compiled) fits the chip's Python stack and heap."""
+    sim.control("set", pegs=[1, 2, 4, 5, 7, 8, 12, 13])
+    sim.control("wait_idle")
+    code, out = pegboard(sim, "play", "--target", "leave:2")
+    assert code == 0 and "leave exactly 2 pegs" in out, out
+    with BoardClient(sim.data_path) as b:
+        st = b.request("state")
+        assert st["challenge"] == "leave:2" and st["mode"] == "play"
+        h = b.request("hint", timeout=10)
+        assert h["challenge"] == "leave:2" and h["reachable"] in (True, False)

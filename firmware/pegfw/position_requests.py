@@ -3,6 +3,8 @@ the button held 3 s does the same) and `setup` (the board waits for a wanted pos
 what to fill and what to take out). Compiled for the request and dropped after (pegfw.ondemand),
 as pegfw.game_requests is; handlers take (app, rid, req, now)."""
 
+import gc
+
 from pegcore.rules import has_move, holes_of
 from pegfw.protocol import ProtocolError
 
@@ -46,7 +48,7 @@ def cmd_play(app, rid, req, now):
     app.check_idle()
     out = play_here(app, finish)
     if target is not None:
-        out.update(_set_challenge(app, target, now))
+        out.update(app.set_challenge(target, now))
     return out
 
 
@@ -62,17 +64,12 @@ def cmd_challenge(app, rid, req, now):
         raise ProtocolError("bad_args", "target is text: finish:H, finish, leave:K, most or none")
     app.check_thinking()
     app.check_idle()
-    return _set_challenge(app, target, now)
-
-
-def _set_challenge(app, target, now):
-    """App.set_challenge, once more after a collection if its code did not fit in the heap as it
-    lay (it compiles pegcore.targets, the largest module a request loads)."""
+    # once more after a collection if its code did not fit the heap as it lay (it compiles
+    # pegcore.targets, the largest module a request loads); inline: the chip's Python stack has
+    # no frame to spare on this path (a helper function here exhausted it in chipvm)
     try:
         return app.set_challenge(target, now)
     except MemoryError:
-        import gc
-
         gc.collect()
         return app.set_challenge(target, now)
 
