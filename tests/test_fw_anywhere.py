@@ -400,7 +400,7 @@ def test_nvm_keeps_a_hand_set_start_and_abandoned_games_through_a_compaction():
     st.new_game(mask_of([2, 4, 5, 7]), 4)
     st.move(1)
     again = read(nvm, 5)
-    assert again.start == mask_of([2, 4, 5, 7]) and again.finish == 4 and again.moves == [1]
+    assert again.start == mask_of([2, 4, 5, 7]) and again.goal == 4 and again.moves == [1]
     assert again.abandoned == 1 and again.games == 2
     writes = st.writes
     for _ in range(2100):  # fill the 4 KB log: the compaction carries the hand-set game over
@@ -408,7 +408,7 @@ def test_nvm_keeps_a_hand_set_start_and_abandoned_games_through_a_compaction():
         st.move(1)
     assert st.erases >= 1 and st.writes > writes
     third = read(nvm, 5)
-    assert (third.start, third.finish, third.moves, third.abandoned) == (mask_of([2, 4, 5, 7]), 4, [1], 1)
+    assert (third.start, third.goal, third.moves, third.abandoned) == (mask_of([2, 4, 5, 7]), 4, [1], 1)
     assert mask_bytes(15) == 3 and mask_bytes(21) == 3 and mask_bytes(28) == 4
 
 

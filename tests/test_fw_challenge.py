@@ -177,7 +177,7 @@ def test_a_hand_set_puzzle_with_its_target_is_kept_in_the_record_and_survives_a_
     k = min(dead_ends(puzzle))
     r = ask(h.app, h.hw, "play", target="leave:%d" % k)
     assert r["ok"] and r["challenge"] == "leave:%d" % k and r["reachable"]
-    assert stored(nvm).finish == 0x40 + k  # the game's challenge, in its start entry
+    assert stored(nvm).goal == 0x40 + k  # the game's challenge, in its start entry
     r = ask(h.app, h.hw, "hint")
     f, o, t = r["move"]
     j = [x for x in legal_jumps(B, h.mask) if B.move_of(x) == [f, o, t]][0]
@@ -185,6 +185,8 @@ def test_a_hand_set_puzzle_with_its_target_is_kept_in_the_record_and_survives_a_
     h.jump(j)
     h.run(300)
     assert h.cuts == 1
+    resumed = [m for m in output(h.hw) if m.get("event") == "resumed"]
+    assert resumed and resumed[-1]["finish"] is None  # a "leave" code is no finish hole
     h2 = h
     st = ask(h2.app, h2.hw, "state")
     assert st["challenge"] == "leave:%d" % k
@@ -206,9 +208,9 @@ def test_a_challenge_set_mid_game_is_logged_and_read_back():
     r = ask(h.app, h.hw, "challenge", target="most")
     assert r["challenge"].startswith("most:")
     again = stored(nvm)
-    assert again.finish == 0x60 + int(r["challenge"][5:]) and list(again.moves) == [j]
+    assert again.goal == 0x60 + int(r["challenge"][5:]) and list(again.moves) == [j]
     assert ask(h.app, h.hw, "challenge", target="none")["challenge"] is None
-    assert stored(nvm).finish == 0
+    assert stored(nvm).goal == 0
 
 
 def test_bad_challenges_are_refused_with_what_to_send():

@@ -82,7 +82,7 @@ def play_here(app, finish):
         raise ProtocolError("not_solvable", "no jump is possible from these pegs: set a position with a jump")
     events = []  # type: list
     t.target = 0
-    t.begin_game(events, t.sensed, finish)
+    t.begin_game(events, t.sensed, finish or 0)
     t.update_lifted()
     t.version += 1
     app.take_events(events)

@@ -25,8 +25,9 @@ def resume(app):
         pos ^= b.flip[j]
         moves.append(j)
     app.link.event("resumed", {"empty": store.empty_start() or None, "start": holes_of(store.start),
-                               "finish": store.finish or None, "moves": [b.move_of(j) for j in moves]})
-    events = adopt(app.tracker, store.start, moves, pos, app.sensed, store.finish or None)
+                               "finish": store.goal if 0 < store.goal <= b.holes else None,  # (a hole, not a code)
+                               "moves": [b.move_of(j) for j in moves]})
+    events = adopt(app.tracker, store.start, moves, pos, app.sensed, store.goal)
     if store.scored:  # it ended and was scored before the reset: over again, not a new verdict
         events = [e for e in events if e[0] != "game_over"]
     return events
@@ -57,14 +58,14 @@ def catch_up(app, steps):
         app.take_events(events)
 
 
-def adopt(t, start, moves, position, sensed, finish=None):
+def adopt(t, start, moves, position, sensed, goal=0):
     """Tracker `t` takes a game back after a reset: the game began with the pegs `start`;
     `moves`, legal from it, lead to `position`; `sensed` is then judged against it. Returns the
     events (a game that ended while the firmware was down is over now)."""
     gap = t.board.full & ~start
     t.empty_start = holes_of(gap)[0] if popcount(gap) == 1 else None
     t.start, t.target = start, 0
-    t.set_goal(finish or 0)  # the game's challenge code: a finish hole is one
+    t.set_goal(goal)  # the game's challenge code (a finish hole is one)
     t.moves, t.position = moves, position
     t.mode = "play"
     t.bad = 0

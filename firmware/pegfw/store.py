@@ -34,7 +34,7 @@ class Store:
         self.best = 0  # fewest pegs ever left; 0 = no finished game yet
         self.abandoned = 0  # games ended with moves made but not finished (emptied, or replaced)
         self.start = 0        # the game in progress: the pegs it began with (0: none)
-        self.finish = 0       # its challenge (nvm_format.goal_ok: 1..28 a finish hole; 0 none)
+        self.goal = 0         # its challenge (nvm_format.goal_ok: 1..28 a finish hole; 0 none)
         self.moves = []       # its moves (jump indices), as logged
         self.scored = False   # it ended and is counted in the totals (an undo takes that back)
         self.won = 0          # what the score added to wins (1 or 0) ...
@@ -60,25 +60,25 @@ class Store:
             h += 1
         return h
 
-    def begin(self, start, finish, counted):
+    def begin(self, start, goal, counted):
         """A game from `start` begins (`counted`: a new game, not one carried over)."""
         if counted:
             if self.start and self.moves and not self.scored:
                 self.abandoned = min(self.abandoned + 1, 65535)  # replaced by a new game unfinished
             self.games = min(self.games + 1, 65535)
-        self.start, self.finish, self.moves, self.scored = start, finish, [], False
+        self.start, self.goal, self.moves, self.scored = start, goal, [], False
 
     def start_bytes(self, new):
         """The log entry that begins the game in progress (`new`: counted; else carried over)."""
         empty = self.empty_start()
-        if empty and not self.finish:
+        if empty and not self.goal:
             return bytes((NEW if new else CONT, empty))
         out = bytearray((SET if new else CSET,))
         m = self.start
         for _ in range(mask_bytes(self.holes)):
             out.append(m & 127)
             m >>= 7
-        out.append(self.finish)
+        out.append(self.goal)
         return bytes(out)
 
     def score(self, pegs_left):
@@ -102,7 +102,7 @@ class Store:
     def end_unfinished(self):
         if self.moves and not self.scored:
             self.abandoned = min(self.abandoned + 1, 65535)
-        self.start, self.finish, self.moves, self.scored = 0, 0, [], False
+        self.start, self.goal, self.moves, self.scored = 0, 0, [], False
 
     # -- writing -----------------------------------------------------------------------------
     def _room(self, n):
@@ -149,18 +149,18 @@ class Store:
         self.end = at + len(entry)
         self.writes += 1
 
-    def new_game(self, start, finish=None):
-        """A game from `start` (a hole mask) begins; `finish`: its challenge code (a finish hole
-        1..28, or nvm_format's LEAVE_CODE / MOST_CODE + n), or None."""
+    def new_game(self, start, goal=0):
+        """A game from `start` (a hole mask) begins; `goal`: its challenge code (a finish hole
+        1..28, or nvm_format's LEAVE_CODE / MOST_CODE + n), 0 none."""
         self._room(2 + mask_bytes(self.holes))
-        self.begin(start, finish or 0, True)
+        self.begin(start, goal, True)
         self._append(self.start_bytes(True))
 
     def set_goal(self, code):
         """A challenge set (or cleared: 0) for the game in progress after its start."""
-        if self.start and code != self.finish:
+        if self.start and code != self.goal:
             self._room(2)
-            self.finish = code
+            self.goal = code
             self._append(bytes((GOAL, code)))
 
     def move(self, jump):

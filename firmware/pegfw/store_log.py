@@ -60,7 +60,7 @@ def _replay(store):
                 if want == GOAL:
                     if not store.start or not goal_ok(data[0], store.holes):
                         return
-                    store.finish = data[0]
+                    store.goal = data[0]
                     want = 0
                     continue
                 if not _start_entry(store, want, data):

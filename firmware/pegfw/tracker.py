@@ -197,14 +197,14 @@ class Tracker:
                         self.starts.pop(0)
         self._follow(events)
 
-    def begin_game(self, events, s, finish=None, goal=0):
-        """A game from the pegs `s` (`finish`: the hole its last peg should end in, or None;
-        `goal`: its challenge code, a finish hole's being the hole)."""
+    def begin_game(self, events, s, goal=0):
+        """A game from the pegs `s`; `goal`: its challenge code (pegfw.nvm_format: a finish hole's
+        is the hole), 0 none."""
         self._leave_illegal(events)
         full_less_one = popcount(s) == self.board.holes - 1
         self.empty_start = _lowest_hole(self.board.full & ~s) if full_less_one else None
         self.start = s
-        self.set_goal(goal or finish or 0)
+        self.set_goal(goal)
         self.moves = []
         self.position = s
         self.mode = "play"
