@@ -31,7 +31,7 @@ run: $(STAMP)
 JOBS ?= 4
 
 test: $(STAMP)
-	$(BIN)/python -m pytest -q $(if $(filter 1,$(JOBS)),,-n $(JOBS) --dist loadfile)
+	$(BIN)/python -m pytest -q -rs $(if $(filter 1,$(JOBS)),,-n $(JOBS) --dist loadfile)
 
 soak: $(STAMP)
 	$(BIN)/python -m pytest -q -m soak -o addopts=''

@@ -83,6 +83,7 @@ EXAMPLES: dict[str, list[str]] = {
     "games": ["pegboard games", "pegboard games --json", "pegboard games --export 3 game3.json",
               "pegboard games --gif 3 game3.gif"],
     "sim": ["pegboard sim", "pegboard sim --runtime chip", "pegboard sim --runtime thumb --console",
+            "pegboard sim --runtime rp2040 --uf2 adafruit-circuitpython-raspberry_pi_pico-en_US-9.2.8.uf2",
             "pegboard sim --settings hardware/boards/shift-74hc165.toml", "pegboard sim --link /tmp/pegboard-port"],
     "deploy": ["pegboard deploy", "pegboard deploy --board pico", "pegboard deploy --drive /media/me/CIRCUITPY --py",
                "pegboard deploy --board shift-74hc165 --no-restart"],

@@ -25,11 +25,15 @@ def register(sub: Subcommands) -> None:
     p.add_argument("--firmware", default=None, help="firmware folder (default: the project's firmware/)")
     p.add_argument("--settings", default=None, help="settings.toml to use (default: the firmware's); "
                                                     "it must exist")
-    p.add_argument("--runtime", choices=["cpython", "micropython", "chip", "thumb"], default="cpython",
+    p.add_argument("--runtime", choices=["cpython", "micropython", "chip", "thumb", "rp2040"], default="cpython",
                    help="what runs the firmware: CPython, the unix MicroPython VM, 'chip': MicroPython's "
-                        "core set up as a CircuitPython board (32-bit, a 1.5 KB Python stack), or 'thumb': "
+                        "core set up as a CircuitPython board (32-bit, a 1.5 KB Python stack), 'thumb': "
                         "the same core built for a Cortex-M0+ and run in an emulator that counts the "
-                        "chip's cycles (both built on first use, docs/chip-runtime.md)")
+                        "chip's cycles (both built on first use), or 'rp2040': CircuitPython's own binary "
+                        "(--uf2) in an emulated RP2040, the firmware on its drive (docs/chip-runtime.md)")
+    p.add_argument("--uf2", metavar="FILE", default=None,
+                   help="rp2040 runtime: CircuitPython's UF2 for the Raspberry Pi Pico, as circuitpython.org "
+                        "gives it (default: $PEGBOARD_UF2)")
     p.add_argument("--heap", default=None,
                    help="MicroPython heap size (default: 192K on the chip and thumb runtimes, as an RP2040 has; 320K "
                         "on the 64-bit unix VM, whose objects take about twice the room)")
@@ -68,9 +72,15 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError("--settings %s: no such file" % args.settings)
     if args.link:
         check_output("--link", args.link)  # before a chip runtime's first build, not after it
+    if args.uf2 and args.runtime != "rp2040":
+        raise UsageError("--uf2 is for --runtime rp2040")
+    if args.uf2 and not Path(args.uf2).is_file():
+        raise UsageError("--uf2 %s: no such file" % args.uf2)
     kw = {}
     if args.firmware:
         kw["firmware"] = args.firmware
+    if args.runtime == "rp2040":
+        kw["uf2"] = args.uf2
     try:
         link = args.link or runtime_file.data_link_path()
         sim = Simulator(settings=args.settings, runtime=args.runtime, heap=args.heap, link=link,

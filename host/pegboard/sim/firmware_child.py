@@ -20,7 +20,7 @@ from pegboard.deploy.circuitpython import NEWEST_TESTED
 from pegboard.sim.errors import SimError
 
 DEVICE_DIR = Path(__file__).resolve().parent / "device"
-RUNTIMES = ("cpython", "micropython", "chip", "thumb")
+RUNTIMES = ("cpython", "micropython", "chip", "thumb", "rp2040")
 # the runtimes of MicroPython's core set up as a CircuitPython board (their os.getenv reads settings
 # as settings.toml has them); "thumb" also counts the chip's cycles
 CHIP_RUNTIMES = ("chip", "thumb")

@@ -21,8 +21,9 @@ class IdleWaits:
     answer the control request whose id is rid."""
 
     def __init__(self, timers: Timers, ping: Callable[[int], None], reply: Callable[[Any, dict[str, Any]], None],
-                 error: Callable[[Any, str, str], None]) -> None:
+                 error: Callable[[Any, str, str], None], deadline_s: float = DEADLINE_S) -> None:
         self.timers = timers
+        self.deadline_s = deadline_s
         self.ping = ping
         self.reply = reply
         self.error = error
@@ -30,7 +31,7 @@ class IdleWaits:
         self._waiting: dict[int, tuple[Any, float, bool]] = {}  # ping -> (rid, deadline, first of two)
 
     def start(self, rid: Any) -> None:
-        self._ask(rid, time.monotonic() + DEADLINE_S, True, SCAN_S)
+        self._ask(rid, time.monotonic() + self.deadline_s, True, SCAN_S)
 
     def _ask(self, rid: Any, deadline: float, first: bool, after: float) -> None:
         n = next(self._numbers)

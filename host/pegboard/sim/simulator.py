@@ -10,6 +10,7 @@ cycles). The parts, one job each:
 
 from __future__ import annotations
 
+import os
 import shutil
 import sys
 import time
@@ -24,7 +25,7 @@ from pegboard.sim.data_port import DataPort
 from pegboard.sim.errors import SimError
 from pegboard.sim.event_loop import EventLoop, Handlers, Timers, Watchdog
 from pegboard.sim.firmware_child import DEFAULT_HEAP, RUNTIMES, FirmwareChild, lib_dir
-from pegboard.sim.idle_wait import IdleWaits
+from pegboard.sim.idle_wait import DEADLINE_S, IdleWaits
 from pegboard.sim.led_chain import LedChain
 from pegboard.sim.settings import raw_settings, read_settings
 
@@ -46,7 +47,18 @@ def _board_id_of(folder: Path) -> str | None:
     return None
 
 
+def _rp2040_node() -> tuple[str, Path]:
+    """Node and rp2040js for the rp2040 runtime (installed on first use), or SimError saying what to install."""
+    from pegboard.sim.rp2040 import node
+
+    try:
+        return node.install()
+    except node.Unavailable as e:
+        raise SimError(str(e)) from None
+
+
 PC_BACKSTOP = 4  # x the watchdog's timeout: thumbvm's emulated watchdog fires first
+RP2040_IDLE_DEADLINE_S = 120.0  # wait_idle on the rp2040 runtime, whose chip may run at an eighth of real time
 
 
 class Simulator:
@@ -57,7 +69,7 @@ class Simulator:
                  runtime: str = "cpython", heap: str | None = None, link: str | None = None,
                  board: str | None = None, console: bool = False, chip_time: bool | None = None,
                  shift_wiring: list[tuple[int, str]] | None = None,
-                 circuitpython: str = cp_versions.NEWEST_TESTED) -> None:
+                 circuitpython: str = cp_versions.NEWEST_TESTED, uf2: str | Path | None = None) -> None:
         """`runtime`: "cpython", "micropython" (the unix VM), "chip" (chipvm: MicroPython's core
         set up as a CircuitPython board is; see pegboard.sim.chipvm) or "thumb" (the same core built
         for a Cortex-M0+ and run in an emulator that counts its cycles; pegboard.sim.thumbvm).
@@ -67,13 +79,18 @@ class Simulator:
         `circuitpython`: the CircuitPython version the board runs, one the firmware supports
         (pegboard.deploy.circuitpython): the chip runtimes read settings.toml as that version does (its
         os.getenv, and supervisor.get_setting from 10.2.0); CPython and the unix VM have the PC's
-        os.getenv whatever the version (docs/simulator.md, "CircuitPython versions")."""
+        os.getenv whatever the version (docs/simulator.md, "CircuitPython versions").
+        "rp2040": CircuitPython's own RP2040 binary, `uf2` (else $PEGBOARD_UF2), in an emulated RP2040
+        (rp2040js, pegboard.sim.rp2040): the firmware reads its files from the emulated drive, the version is
+        the UF2's, and the harness keeps the watchdog in emulated time (docs/chip-runtime.md, "The rp2040
+        runtime")."""
         if runtime not in RUNTIMES:
             raise SimError("runtime must be one of: " + ", ".join(RUNTIMES))
         if cp_versions.refusal(circuitpython) is not None:
             raise SimError("--circuitpython %s: the simulator models the versions the firmware supports, %s"
                            % (circuitpython, cp_versions.supported_range()))
         self.circuitpython = circuitpython
+        self.rp2040: Any = None  # pegboard.sim.rp2040.board.Rp2040Board on the rp2040 runtime
         self.firmware = Path(firmware).resolve()
         if not (self.firmware / "code.py").exists():
             raise SimError("%s has no code.py: not a firmware folder" % self.firmware)
@@ -84,6 +101,12 @@ class Simulator:
         self.runtime = runtime
         self.settings, self.raw_settings = self._read_settings()
         self.heap = heap or DEFAULT_HEAP.get(runtime, "256K")
+        if runtime == "rp2040":
+            if chip_time:
+                raise SimError("the rp2040 runtime keeps its own time (the emulated chip's): chip time is for chip "
+                               "and thumb")
+            chip_time = False
+            self._node, self._node_path = _rp2040_node()
         chip = runtime in firmware_child.CHIP_RUNTIMES
         self.chip_time = chip if chip_time is None else chip_time
         if self.chip_time and not chip:
@@ -107,6 +130,9 @@ class Simulator:
         self.button = 0
         self.nvm = bytearray(b"\xff" * 4096)  # erased flash
         self.console: deque[str] = deque(maxlen=300)
+        # rp2040 runtime: the harness's messages with the emulated chip's time of each ("ns"), newest last,
+        # and the console lines with theirs: what the bench's figures are read from
+        self.timeline: deque[dict[str, Any]] = deque(maxlen=5000)
         self.resets = 0
         self.watchdog_resets = 0
         self.child: FirmwareChild | None = None
@@ -114,11 +140,15 @@ class Simulator:
         self.timers = Timers()
         self.watchdog = Watchdog()
         self._lib = lib_dir()
+        if runtime == "rp2040":
+            self._open_rp2040(uf2)
         self.data = DataPort(link, self.to_firmware)
         self.control_server = ControlServer(self)
         self.control_path = self.control_server.path
+        # the rp2040 runtime's chip runs several times slower than real time when busy: its deadline is longer
         self.idle_waits = IdleWaits(self.timers, lambda n: self.to_firmware({"t": "ping", "n": n}),
-                                    self.control_server.reply, self.control_server.error)
+                                    self.control_server.reply, self.control_server.error,
+                                    RP2040_IDLE_DEADLINE_S if runtime == "rp2040" else DEADLINE_S)
         self._loop = EventLoop(self._watch, self._tick)
         self._hand: Any = None  # pegboard.sim.hand.Hand, opened by control()
 
@@ -155,6 +185,8 @@ class Simulator:
         self.data.close()
         self.control_server.close()
         shutil.rmtree(self._lib, ignore_errors=True)
+        if self.rp2040 is not None:
+            self.rp2040.close()
 
     def power_cycle(self, watchdog: bool = False) -> None:
         """Cut the power and start the firmware again; the NVM survives, as on the chip."""
@@ -176,14 +208,30 @@ class Simulator:
         here (SettingsError) rather than passed on as if it were quoted."""
         if not self.settings_path.exists():
             return {}, None
-        if self.runtime in firmware_child.CHIP_RUNTIMES:
+        if self.runtime in firmware_child.CHIP_RUNTIMES or self.runtime == "rp2040":
             return read_settings(self.settings_path, strict=False), raw_settings(self.settings_path)
         return read_settings(self.settings_path), None
 
+    def _open_rp2040(self, uf2: str | Path | None) -> None:
+        from pegboard.sim.rp2040.board import Rp2040Board
+
+        settings_file = self.settings_path if self.settings_path.exists() else None
+        self.rp2040 = Rp2040Board(uf2, settings_file, self.settings, self.shift_wiring)
+        refused = cp_versions.refusal(self.rp2040.version)
+        if refused is not None:
+            self.rp2040.close()
+            raise SimError("the UF2 holds CircuitPython %s: %s" % (self.rp2040.version, refused))
+        self.circuitpython = self.rp2040.version
+        self.board_id = "raspberry_pi_pico"
+
     def _spawn(self) -> None:
-        cmd = firmware_child.command(self.runtime, self.heap, self.chip_vm, self.firmware, self._lib)
-        env = firmware_child.environment(self.runtime, self.settings, self.board_id, self.shift_wiring,
-                                         self.chip_time, self.circuitpython, self.raw_settings)
+        if self.rp2040 is not None:
+            cmd = self.rp2040.command(self._node)
+            env = dict(os.environ, NODE_PATH=str(self._node_path))
+        else:
+            cmd = firmware_child.command(self.runtime, self.heap, self.chip_vm, self.firmware, self._lib)
+            env = firmware_child.environment(self.runtime, self.settings, self.board_id, self.shift_wiring,
+                                             self.chip_time, self.circuitpython, self.raw_settings)
         self.child = FirmwareChild(cmd, env, self.firmware)
         self.watchdog.set(0)  # off until the firmware sets it
         self.data.power_on()
@@ -219,7 +267,10 @@ class Simulator:
         # when the timer runs late), on the clock the child's fakes read too (the PC's monotonic
         # clock in ms): the fake keypad's scans before then read the old levels
         at = self.timers.due if self.timers.due is not None else time.monotonic()
-        self.to_firmware({"t": "pins", "s": self.pegs, "b": self.button, "at": int(at * 1000)})
+        # "timer": the change is a timer's (a press's release, a bounce's chatter), so its spacing from the
+        # change before it is the point; a chip slower than the PC keeps it (the rp2040 runtime)
+        self.to_firmware({"t": "pins", "s": self.pegs, "b": self.button, "at": int(at * 1000),
+                          "timer": self.timers.due is not None})
 
     # -- what the firmware says --------------------------------------------------------------
     def _from_child(self) -> None:
@@ -240,6 +291,8 @@ class Simulator:
                 return  # a power cycle: the rest was the old firmware's
             if isinstance(item, str):
                 self.console.append(item)
+                if self.timeline and self.timeline[-1]["t"] == "line" and "text" not in self.timeline[-1]:
+                    self.timeline[-1]["text"] = item
                 if self.console_echo:
                     print("console: " + item, file=sys.stderr)
             else:
@@ -247,6 +300,8 @@ class Simulator:
 
     def _message(self, msg: dict[str, Any]) -> None:
         t = msg["t"]
+        if "ns" in msg:
+            self.timeline.append(msg)
         if t == "tx":
             self.data.from_firmware(bytes.fromhex(msg["d"]))
         elif t == "rxack":
@@ -296,10 +351,14 @@ class Simulator:
         self.idle_waits.expire(now)
 
     # -- Python API (tests) ------------------------------------------------------------------
-    def control(self, cmd: str, timeout: float = 10.0, **args: Any) -> dict[str, Any]:
+    def control(self, cmd: str, timeout: float | None = None, **args: Any) -> dict[str, Any]:
         """Send a control command through the control pty, as any client would; return the reply
-        or raise SimError with the error message."""
+        or raise SimError with the error message. `timeout`: 10 s, or wait_idle's deadline on the
+        rp2040 runtime (its chip may run slower than real time)."""
         from pegboard.sim.hand import Hand, HandError
+
+        if timeout is None:
+            timeout = self.idle_waits.deadline_s + 5 if self.runtime == "rp2040" else 10.0
 
         if self._hand is None:
             self._hand = Hand(self.control_path)

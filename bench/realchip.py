@@ -1,0 +1,160 @@
+"""Figures from CircuitPython's own RP2040 binary: the rp2040 runtime (pegboard.sim.rp2040) boots the UF2
+in $PEGBOARD_UF2 on rp2040js, the firmware on its drive as `pegboard deploy --py` writes it, and every time
+here is the emulated chip's clock at 125 MHz (rp2040js's Cortex-M0+ cycle counts; the boot ROM's routines
+charged the cycles measured for the real ROM's, pegboard.sim.rp2040.rom.js; flash erase and program the
+W25Q16JV data sheet's typical times). Emulated, not measured on a board; beside thumbvm's figures
+(bench/firmware.py, bench/boot.py), whose differences docs/chip-runtime.md explains. Without a UF2 every
+figure here is skipped, saying so.
+
+- heap: `gc.mem_free()` on a bare code.py; the board's own `stats` after its start and its lowest
+  through the scenario (a game by hand, hints, a demo);
+- first light and ready: from power-on (the emulated chip's reset) to the first NeoPixel frame and to
+  the firmware's "ready" console line;
+- the hint button: from the emulated release of the button (the pin's change reaching the chip) to
+  the first frame that shows the hint, the wait as the player meets it, worst of PRESSES presses; and the
+  board's own `last_hint_ms` (from the keypad event's timestamp to the lights sent);
+- a request: from its bytes reaching the chip to the first byte of its reply, worst of REQUESTS;
+- the longest loop pass: the board's own `longest_pass_ms`, and the longest stretch between two
+  watchdog feeds the harness saw."""
+
+from __future__ import annotations
+
+import os
+import time
+from pathlib import Path
+from typing import Any
+
+from bench.util import figure
+
+UNIT = "ms (RP2040: CircuitPython's own binary on rp2040js, emulated time at 125 MHz)"
+HINT_BUDGET_MS = 5  # the button's hint, as the other runtimes' figures hold it (bench/firmware.py)
+FIRST_LIGHT_BUDGET_MS = 300  # bench/boot.py's
+PRESSES = 3
+REQUESTS = 5
+RUNTIME = "rp2040 runtime: CircuitPython %s's own binary on rp2040js 1.4.1 (emulated; not a board)"
+
+
+def _skipped(why: str) -> dict[str, Any]:
+    return {"uf2": {"value": None, "unit": "", "budget": None, "ok": True, "skipped": why}}
+
+
+def _ms(ns: float) -> float:
+    return round(ns / 1e6, 3)
+
+
+def _wait(check, timeout: float, what: str):
+    deadline = time.monotonic() + timeout
+    while True:
+        got = check()
+        if got:
+            return got
+        if time.monotonic() > deadline:
+            raise RuntimeError("realchip bench: timed out waiting for " + what)
+        time.sleep(0.05)
+
+
+def _bare_heap(uf2: str) -> int:
+    """gc.mem_free() of CircuitPython's own binary with nothing but a code.py that asks for it."""
+    from pegboard.sim.firmware_child import FirmwareChild
+    from pegboard.sim.rp2040 import node
+    from pegboard.sim.rp2040.board import Rp2040Board
+
+    exe, modules = node.install()
+    # it waits for the host to open the console (CircuitPython's output to a closed CDC is lost, as on a board)
+    code = (b"import gc, supervisor, time\nwhile not supervisor.runtime.serial_connected:\n    time.sleep(0.1)\n"
+            b"gc.collect()\nprint('free_heap', gc.mem_free())\n")
+    board = Rp2040Board(uf2, None, {}, files=[("code.py", code)])
+    child = FirmwareChild(board.command(exe), dict(os.environ, NODE_PATH=str(modules)), Path.cwd())
+    try:
+        for msg in ({"t": "nvm", "d": ""}, {"t": "link", "up": True}, {"t": "pins", "s": 0, "b": 0}):
+            child.send(msg)
+        deadline = time.monotonic() + 300
+        while time.monotonic() < deadline:
+            for item in child.receive() or []:
+                if isinstance(item, str) and item.startswith("free_heap"):
+                    return int(item.split()[1])
+            time.sleep(0.05)
+        raise RuntimeError("realchip bench: the bare code.py never printed its free heap")
+    finally:
+        child.kill()
+        board.close()
+
+
+def _frames_after(sim, ns: float) -> list[dict[str, Any]]:
+    return [m for m in list(sim.timeline) if m["t"] == "px" and m["ns"] > ns]
+
+
+def _press_to_lights(sim, client) -> tuple[float, int]:
+    """(ns from the button's release reaching the chip to the first frame after the hint event, the
+    board's own last_hint_ms) for one short press."""
+    client.poll(0.1)
+    mark = len(sim.timeline)
+    sim.control("press", ms=150)
+    client.wait_for("hint", timeout=120)
+    took = [m["ns"] for m in list(sim.timeline)[mark:] if m["t"] == "took" and m["m"] == "pins"]
+    release = took[1]  # the press, then its release
+    frame = _wait(lambda: _frames_after(sim, release), 60, "the hint's frame")[0]
+    return frame["ns"] - release, client.request("stats")["last_hint_ms"]
+
+
+def _request_to_reply(sim, client) -> float:
+    client.poll(0.1)
+    mark = len(sim.timeline)
+    client.request("state")
+    timeline = list(sim.timeline)[mark:]
+    took = next(m["ns"] for m in timeline if m["t"] == "took" and m["m"] == "rx")
+    reply = next(m["ns"] for m in timeline if m["t"] == "tx" and m["ns"] >= took)
+    return reply - took
+
+
+def run() -> dict[str, Any]:
+    uf2 = os.environ.get("PEGBOARD_UF2")
+    if not uf2:
+        return _skipped("no CircuitPython UF2: set PEGBOARD_UF2 to the Raspberry Pi Pico's UF2 from circuitpython.org")
+    from pegboard.link.client import BoardClient
+    from pegboard.sim import SimError, Simulator
+    from pegcore.geometry import Board, start_mask
+    from pegcore.solver import Solver
+
+    try:
+        sim = Simulator(runtime="rp2040", uf2=uf2)
+    except SimError as e:
+        return _skipped(str(e))
+    vm = RUNTIME % sim.circuitpython
+    out: dict[str, Any] = {}
+    out["free_heap_bare_code_py"] = figure(_bare_heap(uf2), "bytes", vm=vm)
+    with sim:
+        ready = _wait(lambda: [m for m in list(sim.timeline) if m["t"] == "line" and " ready:" in m.get("text", "")],
+                      300, "the firmware's ready line")[0]
+        first = next(m for m in list(sim.timeline) if m["t"] == "px")
+        out["first_light_py"] = figure(_ms(first["ns"]), UNIT, FIRST_LIGHT_BUDGET_MS, vm=vm)
+        out["ready_py"] = figure(_ms(ready["ns"]), UNIT, vm=vm)
+        with BoardClient(sim.data_path, timeout=120) as client:
+            out["free_heap_after_start"] = figure(client.request("stats")["free_heap"], "bytes", vm=vm)
+            g = Board(5)
+            sim.control("fill", empty=1)
+            sim.control("wait_idle")
+            waits, own = [], []
+            for _ in range(PRESSES):
+                ns, hint_ms = _press_to_lights(sim, client)
+                waits.append(ns)
+                own.append(hint_ms)
+            out["button_release_to_hint_lights_worst"] = figure(
+                _ms(max(waits)), UNIT, HINT_BUDGET_MS, samples=[_ms(w) for w in waits], vm=vm,
+                note="the keypad's debounce (two 20 ms scans) is in this wait, as the player meets it")
+            out["last_hint_ms_worst"] = figure(max(own), "ms (the board's own clock: supervisor.ticks_ms)",
+                                               HINT_BUDGET_MS, samples=own, vm=vm)
+            replies = [_request_to_reply(sim, client) for _ in range(REQUESTS)]
+            out["request_to_reply_worst"] = figure(_ms(max(replies)), UNIT, samples=[_ms(r) for r in replies], vm=vm)
+            for j in Solver(g).solution(start_mask(g, 1))[:4]:
+                f, o, t = g.move_of(j)
+                for cmd, h in (("lift", f), ("lift", o), ("place", t)):
+                    sim.control(cmd, hole=h)
+                sim.control("wait_idle")
+            client.request("demo")
+            client.wait_for("demo_done", timeout=600)
+            stats = client.request("stats")
+            out["free_heap_lowest"] = figure(stats["free_heap_lowest"], "bytes", vm=vm)
+            out["longest_pass_board"] = figure(stats["longest_pass_ms"], "ms (the board's own clock)", vm=vm)
+            out["longest_unfed_stretch"] = figure(sim.longest_pass_ms, UNIT, vm=vm)
+    return out

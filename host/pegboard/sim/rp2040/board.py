@@ -1,0 +1,87 @@
+"""One emulated Raspberry Pi Pico for the rp2040 runtime: its flash (the UF2's CircuitPython, the drive
+`pegboard deploy --py` would write, the NVM) in a file that lives as long as the simulator, and the
+harness's wiring (which GPIO is which hole, the button, the pixels) from the board's settings."""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from pegboard.hardware.boards import SHIFT_WIRING
+from pegboard.sim.device.pinnames import PICO
+from pegboard.sim.errors import SimError
+from pegboard.sim.rp2040 import layout
+from pegboard.sim.rp2040.drive_image import build_drive, deploy_files
+from pegboard.sim.rp2040.uf2 import Uf2Error, read_uf2
+
+HARNESS = Path(__file__).resolve().parent / "harness.js"
+UF2_VARIABLE = "PEGBOARD_UF2"  # where commands and tests find the UF2 when --uf2 is not given
+
+
+def gpio_of(settings: dict[str, str | int], key: str) -> int | None:
+    """The GPIO number of a pin setting ("GP15"), None when unset; SimError for a name the Pico lacks."""
+    name = settings.get(key)
+    if name in (None, ""):
+        return None
+    if str(name) not in PICO:
+        raise SimError("%s = %r: the Raspberry Pi Pico has no such pin (the rp2040 runtime is a Pico)" % (key, name))
+    return PICO[str(name)]
+
+
+def wiring(settings: dict[str, str | int], shift_wiring: list[tuple[int, str]] | None = None) -> dict[str, Any]:
+    """The harness's pins: sensors (GPIO per hole) or the 74HC165 chain, the button, the pixel pin."""
+    out: dict[str, Any] = {"sensors": [], "shift": None, "button": gpio_of(settings, "PEGBOARD_BUTTON_PIN"),
+                           "pixel": gpio_of(settings, "PEGBOARD_PIXEL_PIN")}
+    if str(settings.get("PEGBOARD_SENSORS", "gpio")) == "shift":
+        pins = {k: gpio_of(settings, "PEGBOARD_SR_" + k.upper()) for k in ("clock", "data", "latch")}
+        if None in pins.values():
+            raise SimError("PEGBOARD_SENSORS = \"shift\" needs PEGBOARD_SR_CLOCK, _DATA and _LATCH")
+        out["shift"] = dict(pins, wiring=[list(w) for w in (shift_wiring or SHIFT_WIRING)])
+    else:
+        for name in str(settings.get("PEGBOARD_SENSOR_PINS", "")).split(","):
+            if name.strip():
+                out["sensors"].append(gpio_of({"pin": name.strip()}, "pin"))
+    return out
+
+
+class Rp2040Board:
+    """The flash file and harness config of one simulated board; `close()` removes them."""
+
+    def __init__(self, uf2: str | Path | None, settings_path: Path | None, settings: dict[str, str | int],
+                 shift_wiring: list[tuple[int, str]] | None = None,
+                 files: list[tuple[str, bytes]] | None = None) -> None:
+        """`files`: the drive's files (path, bytes) in place of what `pegboard deploy --py` writes."""
+        uf2 = uf2 or os.environ.get(UF2_VARIABLE)
+        if not uf2:
+            raise SimError("the rp2040 runtime runs CircuitPython's own binary: give its UF2 for the Raspberry Pi "
+                           "Pico with --uf2 FILE (or %s), from circuitpython.org/board/raspberry_pi_pico"
+                           % UF2_VARIABLE)
+        try:
+            firmware = read_uf2(uf2)
+        except (Uf2Error, OSError) as e:
+            raise SimError(str(e)) from None
+        self.version = firmware.version
+        image = bytearray(firmware.image)
+        drive = build_drive(files if files is not None else deploy_files(settings_path))
+        image[layout.FS_OFFSET:layout.FS_OFFSET + len(drive)] = drive
+        fd, name = tempfile.mkstemp(prefix="pegboard-rp2040-", suffix=".flash")
+        self.flash_path = Path(name)
+        with os.fdopen(fd, "wb") as f:
+            f.write(image)
+        config = dict(wiring(settings, shift_wiring), flash=str(self.flash_path),
+                      nvm=[layout.NVM_OFFSET, layout.NVM_SIZE])
+        self.config_path = self.flash_path.with_suffix(".json")
+        self.config_path.write_text(json.dumps(config))
+
+    def command(self, node: str) -> list[str]:
+        return [node, str(HARNESS), str(self.config_path)]
+
+    def close(self) -> None:
+        for p in (self.flash_path, self.config_path):
+            try:
+                p.unlink()
+            except OSError:
+                pass
