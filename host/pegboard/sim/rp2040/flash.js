@@ -11,7 +11,8 @@ const PAGE_PROGRAM_NS = 0.4e6;
 
 class Flash {
   // bytes: the chip's flash array (rp2040js's mcu.flash); size: the flash chip's (2 MB on a Pico);
-  // events: written(offset, length) after a change, busy(ns) for the time the CPU waits on the flash
+  // events: written(offset, length) after a change, busy(ns, erase) for the time the CPU waits on the
+  // flash (erase: true for a sector erase)
   constructor(bytes, size, events) {
     this.bytes = bytes;
     this.size = size;
@@ -25,7 +26,7 @@ class Flash {
     this.check(start, end - start);
     this.bytes.fill(0xff, start, end);
     this.events.written(start, end - start);
-    this.events.busy(((end - start) / SECTOR) * SECTOR_ERASE_NS);
+    this.events.busy(((end - start) / SECTOR) * SECTOR_ERASE_NS, true);
   }
 
   program(offset, data) {
@@ -33,7 +34,7 @@ class Flash {
     for (let i = 0; i < data.length; i++) this.bytes[offset + i] &= data[i];
     this.events.written(offset, data.length);
     const pages = Math.ceil((offset + data.length) / PAGE) - Math.floor(offset / PAGE);
-    this.events.busy(pages * PAGE_PROGRAM_NS);
+    this.events.busy(pages * PAGE_PROGRAM_NS, false);
   }
 
   check(offset, length) {

@@ -73,7 +73,8 @@ const flash = new Flash(mcu.flash, flashSize, {
       send({ t: 'nvmw', o: lo - nvmOffset, d: Buffer.from(mcu.flash.subarray(lo, hi)).toString('hex') });
     }
   },
-  busy(ns) {
+  busy(ns, erase) {
+    if (erase) erasedInPass = true;
     stallNs += ns;
     send({ t: 'flash', chip_ms: ns / 1e6 });
   },
@@ -149,7 +150,9 @@ const usb = new UsbHost(mcu.usbCtrl, {
       lastTxNs = mcu.clock.nanos;
       send({ t: 'tx', d: Buffer.from(bytes).toString('hex') });
     } else {
-      consoleLine += Buffer.from(bytes).toString('latin1');
+      const text = Buffer.from(bytes).toString('latin1');
+      send({ t: 'con', s: text }); // each chunk of the console with its time: when code.py began, say
+      consoleLine += text;
       let i;
       while ((i = consoleLine.indexOf('\n')) >= 0) {
         send({ t: 'line' }); // when the next console line was written, on the chip's clock
@@ -167,17 +170,23 @@ const usb = new UsbHost(mcu.usbCtrl, {
 let feeds = 0;
 let lastFeedNs = 0;
 let longestUnfedNs = 0;
+const LONG_PASS_NS = 20e6;
+let erasedInPass = false; // a flash sector was erased since the last feed (the NVM's rewrite)
 let lastTxNs = 0; // when the data port last carried a line to the host
 const wd = mcu.peripherals[0x40058]; // WATCHDOG_BASE 0x40058000
 const wdWrite = wd.writeUint32.bind(wd);
 wd.writeUint32 = (offset, value) => {
   if (offset === 0x04) {
     // LOAD: a feed. The longest stretch between feeds is the longest loop pass the watchdog saw.
+    // each long one is said (the bench takes the longest of a stretch of play from them), and each new longest
     const now = mcu.clock.nanos;
-    if (lastFeedNs && now - lastFeedNs > longestUnfedNs) {
-      longestUnfedNs = now - lastFeedNs;
-      send({ t: 'pass', chip_ms: Math.round(longestUnfedNs / 1e6) });
+    const unfed = lastFeedNs ? now - lastFeedNs : 0;
+    if (unfed > longestUnfedNs || unfed > LONG_PASS_NS) {
+      longestUnfedNs = Math.max(longestUnfedNs, unfed);
+      send({ t: 'pass', chip_ms: Math.round(longestUnfedNs / 1e6), this_ms: Math.round(unfed / 1e6),
+        erased: erasedInPass });
     }
+    erasedInPass = false;
     lastFeedNs = now;
     feeds++;
   }
