@@ -204,7 +204,11 @@ class Hub:
             obj = json.loads(line)
         except ValueError:
             obj = None
-        if not isinstance(obj, dict) or not secrets.compare_digest(str(obj.get("key", "")), self.key):
+        key = obj.get("key") if isinstance(obj, dict) else None
+        # compared as bytes: compare_digest raises TypeError for a str that is not ASCII ({"key": "é"}),
+        # and a hello is a stranger's input, which may drop that client and nothing else
+        if not isinstance(key, str) or not secrets.compare_digest(key.encode("utf-8", "replace"),
+                                                                 self.key.encode("utf-8")):
             self.drop(client)
             return
         client.ready = True

@@ -17,6 +17,7 @@ from __future__ import annotations
 import json
 import os
 import sys
+import stat
 import tempfile
 import time
 from pathlib import Path
@@ -26,6 +27,10 @@ STALE_BEAT_S = 3.0  # a simulator whose heartbeat is older does not answer (stop
 
 
 def runtime_dir() -> Path:
+    """The user's own folder for the files that announce running simulators and hubs (their ports and
+    the hub's key). On POSIX it must be a real folder (not a symlink), the user's, and 0700: a folder in
+    a shared /tmp that another user planted or can read is refused, saying why; a mode too open on the
+    user's own folder is made 0700."""
     base = os.environ.get("XDG_RUNTIME_DIR")
     if base and os.path.isdir(base):
         d = Path(base) / "pegboard"
@@ -33,11 +38,29 @@ def runtime_dir() -> Path:
         d = Path(tempfile.gettempdir()) / ("pegboard-%d" % os.getuid())
     else:  # Windows: the user's own local application data
         d = Path(os.environ.get("LOCALAPPDATA") or tempfile.gettempdir()) / "pegboard" / "run"
-    d.mkdir(mode=0o700, parents=True, exist_ok=True)
-    if hasattr(os, "getuid") and d.stat().st_uid != os.getuid():
+    try:
+        d.mkdir(mode=0o700, parents=True)
+    except FileExistsError:
+        pass
+    if hasattr(os, "getuid"):
+        check_private_dir(d)
+    return d
+
+
+def check_private_dir(d: Path) -> None:
+    """OSError unless `d` is a folder (not a symlink to one) that belongs to this user; its mode is
+    narrowed to 0700 if it was wider."""
+    st = os.lstat(d)
+    if stat.S_ISLNK(st.st_mode):
+        raise OSError("%s is a symlink, not a folder: someone may have planted it; remove it, or set "
+                      "XDG_RUNTIME_DIR to a folder of your own" % d)
+    if not stat.S_ISDIR(st.st_mode):
+        raise OSError("%s is not a folder: remove it, or set XDG_RUNTIME_DIR to a folder of your own" % d)
+    if st.st_uid != os.getuid():
         # someone else's folder in a shared /tmp: never trust the ports it names
         raise OSError("%s belongs to another user: set XDG_RUNTIME_DIR to a folder of your own" % d)
-    return d
+    if stat.S_IMODE(st.st_mode) & 0o077:
+        os.chmod(d, 0o700)  # ours, but readable by others: the hub's key is kept here
 
 
 def data_link_path(pid: int | None = None) -> str:
@@ -54,7 +77,15 @@ def write(data: str, control: str | None, kind: str = "sim", **more: Any) -> Pat
         info = {"pid": os.getpid(), "data": data, "control": control, "started": time.time()}
         info.update(more)
         tmp = path.with_suffix(".tmp")
-        tmp.write_text(json.dumps(info))
+        try:
+            os.unlink(tmp)  # a stale one of ours (a crash); a planted symlink is removed, never followed
+        except FileNotFoundError:
+            pass
+        # 0600, created anew (O_EXCL) and never through a symlink (O_NOFOLLOW): the hub's key is in it
+        flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
+        fd = os.open(tmp, flags, 0o600)
+        with os.fdopen(fd, "w") as f:
+            f.write(json.dumps(info))
         os.replace(tmp, path)
     except OSError as e:
         print("pegboard: cannot announce %s (commands need --port to find it): %s" % (data, e), file=sys.stderr)

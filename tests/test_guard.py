@@ -1,0 +1,111 @@
+"""Issue "guard": what another program or user on this machine can send the board's shared link, and
+what it can plant in the runtime folder, never ends the service for the others nor gives them the hub's
+key. Each test is an attack that worked before its fix."""
+
+import json
+import os
+import socket
+import stat
+import subprocess
+import sys
+
+import pytest
+from support import until
+
+from pegboard.link import runtime_file
+from pegboard.link.hub_link import hub_for
+
+pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="POSIX runtime folders and the simulated board")
+
+
+@pytest.fixture
+def env(tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_RUNTIME_DIR", str(tmp_path))
+    return dict(os.environ, XDG_RUNTIME_DIR=str(tmp_path))
+
+
+def pegboard(env, *argv, timeout=30):
+    return subprocess.run([sys.executable, "-m", "pegboard", *argv], capture_output=True, text=True, env=env,
+                          timeout=timeout)
+
+
+def hello(hub, line):
+    """Connect to the hub and send one hello line; what it answered (b"" when it dropped us)."""
+    with socket.create_connection(tuple(hub["address"]), timeout=5) as s:
+        s.sendall(line)
+        s.shutdown(socket.SHUT_WR)
+        got = b""
+        while True:
+            chunk = s.recv(4096)
+            if not chunk:
+                return got
+            got += chunk
+
+
+@pytest.mark.parametrize("key", ["é", 7, None, ["k"], "x" * 10000, "\udcff"])
+def test_a_bad_hello_drops_that_client_and_the_hub_serves_on(sim, env, key):
+    watch = subprocess.Popen([sys.executable, "-m", "pegboard", "monitor", "--port", sim.data_path],
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    try:
+        hub = until(lambda: hub_for(sim.data_path), 20, "the monitor's hub")
+        line = json.dumps({"key": key}).encode("utf-8", "surrogatepass") + b"\n"
+        assert hello(hub, line) == b""  # dropped, told nothing
+        assert hello(hub, b'{"key": "\xc3\xa9"}\n') == b""
+        st = pegboard(env, "state", "--json", "--port", sim.data_path)
+        assert st.returncode == 0, st.stderr  # the hub still serves
+        assert hub_for(sim.data_path)["pid"] == hub["pid"]  # the same hub: it did not end and restart
+        assert watch.poll() is None  # and the monitor is still attached
+    finally:
+        watch.terminate()
+        watch.wait(10)
+
+
+def test_the_right_key_is_still_welcome(sim, env):
+    watch = subprocess.Popen([sys.executable, "-m", "pegboard", "monitor", "--port", sim.data_path],
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    try:
+        hub = until(lambda: hub_for(sim.data_path), 20, "the monitor's hub")
+        welcome = hello(hub, json.dumps({"key": hub["key"], "name": "test"}).encode() + b"\n")
+        assert json.loads(welcome.splitlines()[0])["hub"] == "welcome"
+    finally:
+        watch.terminate()
+        watch.wait(10)
+
+
+def _tmp_runtime(monkeypatch, tmp_path):
+    """No XDG_RUNTIME_DIR: the folder is <temp>/pegboard-<uid>, here in a temp dir of the test's own."""
+    monkeypatch.delenv("XDG_RUNTIME_DIR", raising=False)
+    monkeypatch.setattr(runtime_file.tempfile, "gettempdir", lambda: str(tmp_path))
+    return tmp_path / ("pegboard-%d" % os.getuid())
+
+
+def test_a_planted_symlink_for_the_runtime_folder_is_refused(monkeypatch, tmp_path):
+    folder = _tmp_runtime(monkeypatch, tmp_path)
+    readable = tmp_path / "world-readable"
+    readable.mkdir(mode=0o755)
+    folder.symlink_to(readable)
+    with pytest.raises(OSError, match="is a symlink, not a folder"):
+        runtime_file.runtime_dir()
+    assert runtime_file.write("/dev/null", None) is None  # nothing announced through it
+    assert list(readable.iterdir()) == []
+
+
+def test_an_open_runtime_folder_of_ours_is_made_private(monkeypatch, tmp_path):
+    folder = _tmp_runtime(monkeypatch, tmp_path)
+    folder.mkdir(mode=0o755)
+    os.chmod(folder, 0o755)
+    assert runtime_file.runtime_dir() == folder
+    assert stat.S_IMODE(os.lstat(folder).st_mode) == 0o700
+
+
+def test_runtime_files_are_the_users_alone_and_never_written_through_a_link(monkeypatch, tmp_path):
+    folder = _tmp_runtime(monkeypatch, tmp_path)
+    folder.mkdir(mode=0o700)
+    victim = tmp_path / "victim.txt"
+    victim.write_text("keep")
+    # a link where the file's temporary name will be: removed, never followed
+    (folder / ("hub-%d.tmp" % os.getpid())).symlink_to(victim)
+    path = runtime_file.write("/dev/null", None, kind="hub", key="secret")
+    assert path is not None and stat.S_IMODE(os.lstat(path).st_mode) == 0o600
+    assert json.loads(path.read_text())["key"] == "secret"
+    assert victim.read_text() == "keep"
