@@ -122,3 +122,10 @@ def hardware(monkeypatch):
 
         if hasattr(pegfw, "hardware"):
             delattr(pegfw, "hardware")
+
+
+@pytest.fixture
+def runtime_env(tmp_path, monkeypatch):
+    """This test's own runtime folder, for the programs it starts and for itself."""
+    monkeypatch.setenv("XDG_RUNTIME_DIR", str(tmp_path))
+    return dict(os.environ, XDG_RUNTIME_DIR=str(tmp_path))

@@ -26,6 +26,15 @@ def runtimes(*fast):
     return [pytest.param(r, marks=() if r in fast else pytest.mark.soak) for r in RUNTIMES]
 
 
+def pegboard_cli(env, *argv, timeout=30):
+    """`pegboard ARGV` as a program of its own, in `env`; its CompletedProcess (text)."""
+    import subprocess
+    import sys
+
+    return subprocess.run([sys.executable, "-m", "pegboard", *argv], capture_output=True, text=True, env=env,
+                          timeout=timeout)
+
+
 # -- waits ------------------------------------------------------------------------------------
 
 def until(check, timeout=10.0, what="the condition", every=0.05, ignore=()):

@@ -10,7 +10,7 @@ import subprocess
 import sys
 
 import pytest
-from support import until
+from support import pegboard_cli, until
 
 from pegboard.link import runtime_file
 from pegboard.link.hub_link import hub_for
@@ -19,14 +19,12 @@ pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="POSIX runtime f
 
 
 @pytest.fixture
-def env(tmp_path, monkeypatch):
-    monkeypatch.setenv("XDG_RUNTIME_DIR", str(tmp_path))
-    return dict(os.environ, XDG_RUNTIME_DIR=str(tmp_path))
+def env(runtime_env):
+    return runtime_env
 
 
 def pegboard(env, *argv, timeout=30):
-    return subprocess.run([sys.executable, "-m", "pegboard", *argv], capture_output=True, text=True, env=env,
-                          timeout=timeout)
+    return pegboard_cli(env, *argv, timeout=timeout)
 
 
 def hello(hub, line):

@@ -14,21 +14,18 @@ import pytest
 from pegboard.link import runtime_file
 from pegboard.link.hub_link import HubLink, hub_for
 from pegboard.link.serial_link import SerialLink
-from support import jump, until
+from support import jump, pegboard_cli, until
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="the simulated board needs a pseudo-terminal")
 
 
 @pytest.fixture
-def env(tmp_path, monkeypatch):
-    """This test's own runtime folder, for the programs it starts and for itself."""
-    monkeypatch.setenv("XDG_RUNTIME_DIR", str(tmp_path))
-    return dict(os.environ, XDG_RUNTIME_DIR=str(tmp_path))
+def env(runtime_env):
+    return runtime_env
 
 
 def pegboard(env, *argv, timeout=30):
-    return subprocess.run([sys.executable, "-m", "pegboard", *argv], capture_output=True, text=True, env=env,
-                          timeout=timeout)
+    return pegboard_cli(env, *argv, timeout=timeout)
 
 
 def start(env, *argv):
