@@ -248,15 +248,10 @@ def test_deploy_help_names_the_supported_versions_and_any_version(capsys):
 def test_without_mpy_cross_the_modules_go_as_source_and_it_says_why(capsys, tmp_path, monkeypatch):
     monkeypatch.setenv("PATH", str(tmp_path / "empty"))
     monkeypatch.delenv("PEGBOARD_MPY_CROSS", raising=False)
-    monkeypatch.setattr("importlib.util.find_spec", lambda name, *a: None if name == "circuitpython_build_tools"
-                        else _find_spec(name, *a))
     d = fresh_drive(tmp_path)
     code, out, _ = deploy(capsys, "--drive", str(d), "--no-restart")
     assert code == 0 and "copied as .py source: no CircuitPython mpy-cross found" in out
     assert (d / "pegfw/app.py").exists()
-
-
-_find_spec = __import__("importlib.util").util.find_spec
 
 
 def circuitpython_mpy_cross() -> str | None:

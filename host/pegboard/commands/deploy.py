@@ -38,7 +38,7 @@ def register(sub: Subcommands) -> None:
                    help="merge this settings.toml in instead; its keys replace the drive's")
     p.add_argument("--mpy-cross", metavar="PATH",
                    help="CircuitPython's mpy-cross for the drive's version (default: $PEGBOARD_MPY_CROSS, "
-                        "`mpy-cross` on PATH, or one circuitpython-build-tools fetches)")
+                        "or `mpy-cross` on PATH)")
     p.add_argument("--py", action="store_true", help="copy the modules as .py source, not compiled")
     p.add_argument("--any-version", action="store_true",
                    help="deploy onto a newer major version of CircuitPython than the newest tested (%s); "

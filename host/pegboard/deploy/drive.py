@@ -292,11 +292,15 @@ def check_drive(drive: Path, any_version: bool = False) -> DriveInfo:
     return info
 
 
+VERSION = re.compile(r"^\d+\.\d+\.\d+(-[0-9A-Za-z.]+)?$")
+
+
 def drive_info(drive: Path) -> DriveInfo:
     text = read_boot_out(drive) or ""
     info = DriveInfo()
-    m = re.search(r"CircuitPython (\d+\.\d+\.\d+\S*)", text)
-    if m:
+    m = re.search(r"CircuitPython (\S+)", text)
+    # a drive's text is anyone's: only a plain version (9.2.8, 10.3.0-alpha.4) is taken, else none
+    if m and VERSION.match(m.group(1).rstrip(";")):
         info.version = m.group(1).rstrip(";")
     m = re.search(r"^Board ID:\s*(\S+)", text, re.M)
     if m:

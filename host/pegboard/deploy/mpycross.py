@@ -5,17 +5,13 @@ of the drive's major version: CircuitPython refuses MicroPython's .mpy files (th
 
 from __future__ import annotations
 
-import importlib.util
 import os
 import re
 import shutil
 import subprocess
-import sys
 import tempfile
 from pathlib import Path
 
-CACHE = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "pegboard" / "mpy-cross"
-FETCH_TIMEOUT_S = 120
 
 
 class MpyCrossError(Exception):
@@ -68,31 +64,11 @@ def check(path: str, drive_version: str | None) -> MpyCross:
     return MpyCross(path, version)
 
 
-def _fetched(drive_version: str) -> str | None:
-    """circuitpython-build-tools (pip install circuitpython-build-tools) fetches the mpy-cross of a
-    CircuitPython release when it is online. Run apart, with a time limit: offline it may try to
-    build one from source instead."""
-    if importlib.util.find_spec("circuitpython_build_tools") is None:
-        return None
-    CACHE.mkdir(parents=True, exist_ok=True)
-    exe = CACHE / ("mpy-cross-" + drive_version)
-    if not exe.exists():
-        code = "from circuitpython_build_tools.build import mpy_cross; mpy_cross(%r, %r, quiet=True)" % (
-            str(exe), drive_version)
-        try:
-            subprocess.run([sys.executable, "-c", code], cwd=str(CACHE), capture_output=True, timeout=FETCH_TIMEOUT_S)
-        except subprocess.TimeoutExpired:
-            return None
-    if exe.exists():
-        exe.chmod(0o755)
-        return str(exe)
-    return None
-
-
 def find(explicit: str | None, drive_version: str | None) -> MpyCross:
     """The mpy-cross to use: `explicit` (--mpy-cross PATH), else $PEGBOARD_MPY_CROSS, else
-    `mpy-cross` on PATH, else one circuitpython-build-tools fetches. Raises MpyCrossError saying
-    why none will do."""
+    `mpy-cross` on PATH. Raises MpyCrossError saying why none will do. (Fetching one per release with
+    circuitpython-build-tools is gone: its releases up to 1.16.0 ran `git checkout VERSION` through a
+    shell with the version a drive's boot_out.txt gave, and today's fail at the call.)"""
     explicit = explicit or os.environ.get("PEGBOARD_MPY_CROSS") or None
     if explicit:
         if not Path(explicit).is_file():
@@ -105,11 +81,8 @@ def find(explicit: str | None, drive_version: str | None) -> MpyCross:
             return check(on_path, drive_version)
         except MpyCrossError as e:
             reasons.append(str(e))
-    if drive_version:
-        got = _fetched(drive_version)
-        if got:
-            return check(got, drive_version)
     if not reasons:
-        reasons.append("no CircuitPython mpy-cross found (give --mpy-cross PATH, put CircuitPython's mpy-cross "
-                       "on PATH, or pip install circuitpython-build-tools to fetch one)")
+        reasons.append("no CircuitPython mpy-cross found (give --mpy-cross PATH, set PEGBOARD_MPY_CROSS, or put "
+                       "the mpy-cross of the board's CircuitPython release on PATH: adafruit-circuitpython.s3."
+                       "amazonaws.com/index.html?prefix=bin/mpy-cross/)")
     raise MpyCrossError("; ".join(reasons))
