@@ -4,6 +4,7 @@ key. Each test is an attack that worked before its fix."""
 
 import json
 import os
+import select
 import socket
 import stat
 import subprocess
@@ -134,3 +135,43 @@ def test_deploy_never_runs_a_fetcher_with_the_drives_version():
     from pegboard.deploy import mpycross
 
     assert "circuitpython_build_tools" not in inspect.getsource(mpycross)
+
+
+def test_printable_shows_every_control_character_as_an_escape():
+    from pegboard.safe_text import printable
+
+    assert printable("a\x1b]0;title\x07b\x9b2Jc\x7f\u00e9") == "a\\x1b]0;title\\x07b\\x9b2Jc\\x7f\u00e9"
+
+
+@pytest.mark.parametrize("line", [b'{"cmd": "state", "\\u001b]52;c;cHduZWQ=\\u0007": 1}', b'\x1b[2J not json',
+                                  b'["\x1b[2J"]', b'{"event": "\\u001b]0;x\\u0007", "seq": 1}'])
+def test_monitor_prints_no_control_character_of_a_line(line):
+    from pegboard.commands.monitor import pretty
+
+    for color in (False, True):
+        shown = pretty(line, color)
+        assert not any(ch in shown for ch in "\x07\x9b\x9d") and "\x1b]" not in shown and "\x1b[2J" not in shown
+        assert "\\x1b" in shown
+
+
+def test_a_viewers_escape_sequences_never_reach_the_monitors_terminal(sim, env):
+    watch = subprocess.Popen([sys.executable, "-m", "pegboard", "monitor", "--port", sim.data_path],
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
+    out = b""
+    try:
+        hub = until(lambda: hub_for(sim.data_path), 20, "the monitor's hub")
+        with socket.create_connection(tuple(hub["address"]), timeout=5) as s:
+            s.sendall(json.dumps({"key": hub["key"], "name": "evil\x1b]0;pwned\x07"}).encode() + b"\n")
+            s.sendall(b'{"cmd": "state", "id": "\\u001b]0;pwned\\u0007", "\\u001b[2J": 1}\n')
+            s.settimeout(10)
+            got = b""
+            while b"pegs" not in got:
+                got += s.recv(65536)
+        while b"state" not in out:  # the monitor shows the request (the tap reaches it after our reply, maybe)
+            assert select.select([watch.stdout], [], [], 20)[0], "the monitor never showed the request: %r" % out
+            out += os.read(watch.stdout.fileno(), 65536)
+    finally:
+        watch.terminate()
+        out += watch.communicate(timeout=10)[0]
+    assert b"\\x1b" in out  # the request was shown, its escapes spelled out
+    assert b"\x1b" not in out and b"\x07" not in out

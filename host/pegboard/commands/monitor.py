@@ -13,6 +13,7 @@ import json
 import sys
 
 from pegboard.commands.boardargs import PORT_HELP, open_link
+from pegboard.safe_text import printable
 from pegboard.commands.cli import EXIT_STATUS_UNTIL_STOPPED, Subcommands
 
 COLORS = {"move": "32", "game_over": "35", "illegal": "31", "undo": "33", "new_game": "36", "hint": "34",
@@ -35,15 +36,15 @@ def pretty(line: bytes, color: bool) -> str:
     try:
         obj = json.loads(line)
     except ValueError:
-        return line.decode("utf-8", "replace")
+        return printable(line.decode("utf-8", "replace"))
     if not isinstance(obj, dict):
-        return line.decode("utf-8", "replace")
+        return printable(line.decode("utf-8", "replace"))
     if "cmd" in obj:
         name = "request"
     else:
         name = obj.get("event") or ("reply" if obj.get("ok") else "error")
-    rest = " ".join("%s=%s" % (k, json.dumps(v)) for k, v in obj.items() if k not in ("event", "seq", "cmd"))
-    head = "%-10s" % (obj["cmd"] if name == "request" else name)
+    rest = printable(" ".join("%s=%s" % (k, json.dumps(v)) for k, v in obj.items() if k not in ("event", "seq", "cmd")))
+    head = printable("%-10s" % (obj["cmd"] if name == "request" else name))
     if "seq" in obj and "event" in obj:
         head = "#%-4d %s" % (obj["seq"], head)
     code = COLORS.get(name, "31" if name == "error" else "0")
@@ -54,8 +55,9 @@ def run(args: argparse.Namespace) -> int:
     color = sys.stdout.isatty()
 
     def show(arrow: str, line: bytes) -> None:
-        text = line.decode("utf-8", "replace") if args.raw else pretty(line, color)
-        sender = "  (%s)" % link.tap_from if arrow == ">" and link.tap_from else ""
+        # what the board and the other programs send is theirs: no control character reaches the terminal
+        text = printable(line.decode("utf-8", "replace")) if args.raw else pretty(line, color)
+        sender = "  (%s)" % printable(link.tap_from) if arrow == ">" and link.tap_from else ""
         print("%s %s%s" % ("→" if arrow == ">" else "←", text, sender), flush=True)
 
     link = open_link(args, tap=True)
@@ -63,7 +65,7 @@ def run(args: argparse.Namespace) -> int:
     link.on_lost = lambda: print("-- disconnected; waiting for the board --", flush=True)
     link.on_back = lambda: print("-- reconnected on %s --" % link.connected_to, flush=True)
     others = [u for u in link.users if not u.endswith("(pid %d)" % _pid())]
-    print("monitoring %s%s" % (link.connected_to, "; also using it: " + ", ".join(others) if others else ""),
+    print(printable("monitoring %s%s" % (link.connected_to, "; also using it: " + ", ".join(others) if others else "")),
           flush=True)
     try:
         while True:
