@@ -12,6 +12,7 @@ import sys
 
 import pytest
 from support import pegboard_cli, until
+from websupport import board, web  # noqa: F401  (the fixtures: `pegboard web` on a simulated board)
 
 from pegboard.link import runtime_file
 from pegboard.link.hub_link import hub_for
@@ -175,3 +176,46 @@ def test_a_viewers_escape_sequences_never_reach_the_monitors_terminal(sim, env):
         out += watch.communicate(timeout=10)[0]
     assert b"\\x1b" in out  # the request was shown, its escapes spelled out
     assert b"\x1b" not in out and b"\x07" not in out
+
+
+# -- pegboard web: only its own pages, under its own names ---------------------------------------------
+
+def ws_handshake(base, host=None, origin=None, path="/ws"):
+    """The status line a WebSocket handshake to `base` gets, with the Host and Origin given."""
+    import base64
+    from urllib.parse import urlsplit
+
+    u = urlsplit(base)
+    lines = ["GET %s HTTP/1.1" % path, "Host: %s" % (host or u.netloc), "Upgrade: websocket", "Connection: Upgrade",
+             "Sec-WebSocket-Key: %s" % base64.b64encode(os.urandom(16)).decode(), "Sec-WebSocket-Version: 13"]
+    if origin is not None:
+        lines.append("Origin: %s" % origin)
+    with socket.create_connection((u.hostname, u.port), timeout=10) as s:
+        s.sendall(("\r\n".join(lines) + "\r\n\r\n").encode())
+        return s.recv(4096).split(b"\r\n")[0].decode()
+
+
+def test_a_websocket_from_an_opaque_or_foreign_origin_is_refused(web):  # noqa: F811
+    base = web.base
+    assert " 403 " in ws_handshake(base, origin="null")  # a sandboxed frame on any site
+    assert " 403 " in ws_handshake(base, origin="http://evil.example")
+    assert " 101 " in ws_handshake(base, origin=base.rstrip("/"))  # the page it served
+    assert " 101 " in ws_handshake(base)  # a program, no browser: no Origin
+
+
+def test_another_host_name_is_refused_dns_rebinding(web):  # noqa: F811
+    from urllib.parse import urlsplit
+
+    port = urlsplit(web.base).port
+    assert " 403 " in ws_handshake(web.base, host="evil.example:%d" % port)
+    assert " 403 " in ws_handshake(web.base, host="evil.example:%d" % port, origin="http://evil.example:%d" % port)
+    assert " 403 " in ws_handshake(web.base, host="evil.example:%d" % port, path="/")
+    assert " 101 " in ws_handshake(web.base, host="localhost:%d" % port, origin="http://localhost:%d" % port)
+
+
+def test_the_page_may_not_be_framed_by_another_site(web):  # noqa: F811
+    import urllib.request
+
+    with urllib.request.urlopen(web.base, timeout=10) as r:
+        assert r.headers["Content-Security-Policy"] == "frame-ancestors 'none'"
+        assert r.headers["X-Frame-Options"] == "DENY"

@@ -241,9 +241,11 @@ def test_boards_in_two_runtime_folders_are_never_mixed(sim, tmp_path):
         mine, theirs = tmp_path / "mine", tmp_path / "theirs"
         mine.mkdir()
         theirs.mkdir()
-        announce(mine, sim)
-        announce(theirs, other)
         for folder, empty in ((mine, 4), (theirs, 9), (mine, 4)):
+            # announced afresh before each program: the heartbeat's age is not what this test is about
+            # (a loaded machine takes seconds to start a program, and a 3 s old beat reads as a stopped sim)
+            announce(mine, sim)
+            announce(theirs, other)
             st = pegboard(dict(os.environ, XDG_RUNTIME_DIR=str(folder)), "state", "--json")
             assert st.returncode == 0, st.stderr
             assert json.loads(st.stdout)["empty_start"] == empty

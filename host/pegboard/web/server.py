@@ -6,7 +6,8 @@ Who may do what: a browser that brings the token (the page's address printed by 
 carries it after the #) may send any request and, on a simulated board, move its pegs; one
 without it is a viewer: it sees everything, may ask only what changes nothing (READS) and is
 refused anything else here, before the board hears of it (`read_only`). A WebSocket opened from
-another site's page (its Origin another host) is refused outright.
+another site's page (its Origin not this server's, or opaque: "null") is refused outright, and so is any
+request whose Host is not one of this server's names (DNS rebinding).
 
 A browser never holds the board up: what it has not taken is kept up to BACKLOG messages, past
 that it is closed (it reconnects and catches up); one that goes away leaves nothing waiting."""
@@ -14,6 +15,7 @@ that it is closed (it reconnects and catches up); one that goes away leaves noth
 from __future__ import annotations
 
 import asyncio
+import ipaddress
 import json
 import logging
 import secrets
@@ -57,6 +59,8 @@ class WebServer:
         self.numbers = 0
         self.loop: asyncio.AbstractEventLoop | None = None
         self.stopped: asyncio.Event | None = None
+        self.allowed_hosts: set[str] = set()  # set by serve() once the port is bound (allow())
+        self.any_ip_port: int | None = None
 
     # -- from the bridge's thread -----------------------------------------------------------------
     def deliver(self, viewer: Viewer | None, text: str) -> None:
@@ -76,9 +80,16 @@ class WebServer:
     # -- HTTP --------------------------------------------------------------------------------------
     def http(self, connection: ServerConnection, request: Request) -> Response | None:
         path = urlsplit(request.path).path
+        host = request.headers.get("Host", "")
+        if not self.host_allowed(host):
+            # another name for this address: DNS rebinding (a site whose name now points here), refused
+            return connection.respond(403, "Host %r is not this server's: open the address pegboard web printed\n"
+                                      % host[:100])
         if path == "/ws":
             origin = request.headers.get("Origin")
-            if origin and origin != "null" and urlsplit(origin).netloc != request.headers.get("Host"):
+            # a browser always says whose page opens a WebSocket: only this server's own may; an opaque
+            # origin ("null": a sandboxed frame, a file) is anyone's. A program that is no browser sends none.
+            if origin is not None and origin != "http://" + host:
                 return connection.respond(403, "a WebSocket from another site's page is refused\n")
             return None
         got = static_file(path)
@@ -87,6 +98,8 @@ class WebServer:
         body, kind = got
         headers = Headers([("Content-Type", kind), ("Content-Length", str(len(body))), ("Cache-Control", "no-cache"),
                            ("X-Content-Type-Options", "nosniff"), ("Referrer-Policy", "no-referrer"),
+                           # no other site may frame the page (clickjacking the controls)
+                           ("Content-Security-Policy", "frame-ancestors 'none'"), ("X-Frame-Options", "DENY"),
                            ("Connection", "close")])
         return Response(200, "OK", headers, body)
 
@@ -159,12 +172,35 @@ class WebServer:
         v.queue.put_nowait(json.dumps(out))
 
     # -- the server ----------------------------------------------------------------------------------
+    def allow(self, host: str, port: int) -> None:
+        """The Host headers this server answers: its loopback names and the --host it was bound to, with its
+        port. Bound to every address (LAN use), any IP address too (a browser on the LAN gives the one it
+        used); a DNS name never, but localhost: a name is what DNS rebinding brings."""
+        names = {"localhost", "127.0.0.1", "[::1]"}
+        if host and host not in ("0.0.0.0", "::"):
+            names.add("[%s]" % host if ":" in host else host)
+        self.allowed_hosts = {"%s:%d" % (n, port) for n in names}
+        self.any_ip_port = port if host in ("0.0.0.0", "::", "") else None
+
+    def host_allowed(self, host: str) -> bool:
+        if host in self.allowed_hosts:
+            return True
+        if self.any_ip_port is None:
+            return False
+        name, _, port = host.rpartition(":")
+        try:
+            ipaddress.ip_address(name.strip("[]"))
+        except ValueError:
+            return False
+        return port == str(self.any_ip_port)
+
     async def serve(self, host: str, port: int, ready: Callable[[int], None]) -> None:
         self.loop = asyncio.get_running_loop()
         self.stopped = asyncio.Event()
         async with serve(self.handler, host, port, process_request=self.http, max_size=MESSAGE_MAX * 4,
                          compression=None) as server:
             bound = [s.getsockname()[1] for s in server.sockets]
+            self.allow(host, int(bound[0]))
             ready(int(bound[0]))
             await self.stopped.wait()
 
