@@ -15,6 +15,8 @@ import threading
 import time
 from pathlib import Path
 
+from support import until
+
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -73,6 +75,9 @@ def announced_board(tmp_path, runtime=None):
         sim.link = link
         announced = runtime_file.write(link, sim.control_path)
         try:
+            # the firmware first (thumbvm boots in emulated cycles: many seconds of a loaded PC's time, past
+            # wait_idle's 10 s deadline when the fill comes before it has started)
+            until(lambda: any(" ready:" in line for line in sim.console), 120, "the firmware to start", every=0.2)
             sim.control("fill", empty=1)
             sim.control("wait_idle")
             yield sim
