@@ -2,7 +2,7 @@
 in $PEGBOARD_UF2 on rp2040js, the firmware on its drive as `pegboard deploy --py` writes it, and every time
 here is the emulated chip's clock at 125 MHz (rp2040js's Cortex-M0+ cycle counts; the boot ROM's routines
 charged the cycles measured for the real ROM's, pegboard.sim.rp2040.rom.js; flash erase and program the
-W25Q16JV data sheet's typical times). Emulated, not measured on a board; beside thumbvm's figures
+W25Q16JV data sheet's typical times). Every figure is the emulator's; no board was used. Beside thumbvm's figures
 (bench/firmware.py, bench/boot.py), whose differences docs/chip-runtime.md explains. Without a UF2 every
 figure here is skipped, saying so.
 

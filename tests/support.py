@@ -82,6 +82,17 @@ def console_line(sim, needle, timeout=10.0):
     return until(seen, timeout, "a console line with %r" % needle, every=0.1)
 
 
+def hint_lit(sim, move, timeout=10.0):
+    """The pixels once the hint's three holes (from, over, to) show three colours; fails if they never do."""
+    f, o, t = move
+
+    def three_colours():
+        px = sim.control("pixels")["pixels"]
+        return len({tuple(px[f - 1]), tuple(px[o - 1]), tuple(px[t - 1])}) == 3
+
+    return until(three_colours, timeout, "the hint's three colours")
+
+
 def red_blink(sim, timeout=5.0):
     """The pixels once they show a blink code (pure red on some pixel); fails if they never do."""
     def red():

@@ -13,7 +13,7 @@ import sys
 import time
 
 import pytest
-from support import jump, state_when, until
+from support import hint_lit, jump, state_when, until
 
 from pegboard.link.client import BoardClient
 from pegboard.sim import SimError, Simulator
@@ -114,13 +114,7 @@ def test_hints_by_request_and_by_the_button_light_the_move(sim, board):
     new_game(sim, board, 4)
     h = board.request("hint")
     assert h["solvable"] and h["move"] in [G.move_of(j) for j in legal_jumps(G, start_mask(G, 4))]
-    f, o, t = h["move"]
-
-    def three_colours():
-        px = sim.control("pixels")["pixels"]
-        return len({tuple(px[f - 1]), tuple(px[o - 1]), tuple(px[t - 1])}) == 3
-
-    until(three_colours, SLOW, "the hint's three colours")
+    hint_lit(sim, h["move"], SLOW)
     board.poll(0.2)
     sim.control("press", ms=200)
     e = board.wait_for("hint", timeout=SLOW)

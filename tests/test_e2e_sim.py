@@ -7,7 +7,7 @@ import time
 
 import pytest
 import serial
-from support import RUNTIMES, jump, runtimes, state_when, until
+from support import RUNTIMES, hint_lit, jump, runtimes, state_when, until
 
 from pegboard.link.client import BoardClient, BoardError
 from pegboard.sim import SimError, Simulator
@@ -59,13 +59,7 @@ def test_hint_lights_three_colours_and_demo_runs(sim):
         sim.control("wait_idle")
         h = b.request("hint")
         assert h["solvable"] and h["move"] in [G.move_of(j) for j in legal_jumps(G, start_mask(G, 1))]
-        f, o, t = h["move"]
-
-        def three_colours():
-            px = sim.control("pixels")["pixels"]
-            return len({tuple(px[f - 1]), tuple(px[o - 1]), tuple(px[t - 1])}) == 3
-
-        until(three_colours, 5, "the hint's three colours")
+        hint_lit(sim, h["move"], 5)
         r = b.request("demo", moves=[[4, 2, 1], [6, 5, 4]])
         assert r["moves"] == [[4, 2, 1], [6, 5, 4]]
         done = b.wait_for("demo_done", timeout=10)

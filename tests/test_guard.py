@@ -20,15 +20,6 @@ from pegboard.link.hub_link import hub_for
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="POSIX runtime folders and the simulated board")
 
 
-@pytest.fixture
-def env(runtime_env):
-    return runtime_env
-
-
-def pegboard(env, *argv, timeout=30):
-    return pegboard_cli(env, *argv, timeout=timeout)
-
-
 def hello(hub, line):
     """Connect to the hub and send one hello line; what it answered (b"" when it dropped us)."""
     with socket.create_connection(tuple(hub["address"]), timeout=5) as s:
@@ -43,15 +34,15 @@ def hello(hub, line):
 
 
 @pytest.mark.parametrize("key", ["é", 7, None, ["k"], "x" * 10000, "\udcff"])
-def test_a_bad_hello_drops_that_client_and_the_hub_serves_on(sim, env, key):
+def test_a_bad_hello_drops_that_client_and_the_hub_serves_on(sim, runtime_env, key):
     watch = subprocess.Popen([sys.executable, "-m", "pegboard", "monitor", "--port", sim.data_path],
-                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=runtime_env)
     try:
         hub = until(lambda: hub_for(sim.data_path), 20, "the monitor's hub")
         line = json.dumps({"key": key}).encode("utf-8", "surrogatepass") + b"\n"
         assert hello(hub, line) == b""  # dropped, told nothing
         assert hello(hub, b'{"key": "\xc3\xa9"}\n') == b""
-        st = pegboard(env, "state", "--json", "--port", sim.data_path)
+        st = pegboard_cli(runtime_env, "state", "--json", "--port", sim.data_path)
         assert st.returncode == 0, st.stderr  # the hub still serves
         assert hub_for(sim.data_path)["pid"] == hub["pid"]  # the same hub: it did not end and restart
         assert watch.poll() is None  # and the monitor is still attached
@@ -60,9 +51,9 @@ def test_a_bad_hello_drops_that_client_and_the_hub_serves_on(sim, env, key):
         watch.wait(10)
 
 
-def test_the_right_key_is_still_welcome(sim, env):
+def test_the_right_key_is_still_welcome(sim, runtime_env):
     watch = subprocess.Popen([sys.executable, "-m", "pegboard", "monitor", "--port", sim.data_path],
-                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=runtime_env)
     try:
         hub = until(lambda: hub_for(sim.data_path), 20, "the monitor's hub")
         welcome = hello(hub, json.dumps({"key": hub["key"], "name": "test"}).encode() + b"\n")
@@ -155,9 +146,9 @@ def test_monitor_prints_no_control_character_of_a_line(line):
         assert "\\x1b" in shown
 
 
-def test_a_viewers_escape_sequences_never_reach_the_monitors_terminal(sim, env):
+def test_a_viewers_escape_sequences_never_reach_the_monitors_terminal(sim, runtime_env):
     watch = subprocess.Popen([sys.executable, "-m", "pegboard", "monitor", "--port", sim.data_path],
-                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=runtime_env)
     out = b""
     try:
         hub = until(lambda: hub_for(sim.data_path), 20, "the monitor's hub")
