@@ -58,7 +58,9 @@ def _rp2040_node() -> tuple[str, Path]:
 
 
 PC_BACKSTOP = 4  # x the watchdog's timeout: thumbvm's emulated watchdog fires first
-RP2040_IDLE_DEADLINE_S = 120.0  # wait_idle on the rp2040 runtime, whose chip may run at an eighth of real time
+# wait_idle's deadline on the emulated chips, which run slower than real time when busy (the rp2040
+# runtime at as little as an eighth; thumbvm's boot on a loaded two-core machine took over 10 s)
+IDLE_DEADLINE_S = {"rp2040": 120.0, "thumb": 60.0}
 
 
 class Simulator:
@@ -145,10 +147,9 @@ class Simulator:
         self.data = DataPort(link, self.to_firmware)
         self.control_server = ControlServer(self)
         self.control_path = self.control_server.path
-        # the rp2040 runtime's chip runs several times slower than real time when busy: its deadline is longer
         self.idle_waits = IdleWaits(self.timers, lambda n: self.to_firmware({"t": "ping", "n": n}),
                                     self.control_server.reply, self.control_server.error,
-                                    RP2040_IDLE_DEADLINE_S if runtime == "rp2040" else DEADLINE_S)
+                                    IDLE_DEADLINE_S.get(runtime, DEADLINE_S))
         self._loop = EventLoop(self._watch, self._tick)
         self._hand: Any = None  # pegboard.sim.hand.Hand, opened by control()
 
@@ -353,12 +354,12 @@ class Simulator:
     # -- Python API (tests) ------------------------------------------------------------------
     def control(self, cmd: str, timeout: float | None = None, **args: Any) -> dict[str, Any]:
         """Send a control command through the control pty, as any client would; return the reply
-        or raise SimError with the error message. `timeout`: 10 s, or wait_idle's deadline on the
-        rp2040 runtime (its chip may run slower than real time)."""
+        or raise SimError with the error message. `timeout`: wait_idle's deadline and 5 s, so
+        that a late firmware is reported by the simulator rather than met by silence."""
         from pegboard.sim.hand import Hand, HandError
 
         if timeout is None:
-            timeout = self.idle_waits.deadline_s + 5 if self.runtime == "rp2040" else 10.0
+            timeout = self.idle_waits.deadline_s + 5
 
         if self._hand is None:
             self._hand = Hand(self.control_path)
