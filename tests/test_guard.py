@@ -9,9 +9,10 @@ import socket
 import stat
 import subprocess
 import sys
+import time
 
 import pytest
-from support import pegboard_cli, until
+from support import jump, pegboard_cli, until
 from websupport import board, web  # noqa: F401  (the fixtures: `pegboard web` on a simulated board)
 
 from pegboard.link import runtime_file
@@ -167,6 +168,82 @@ def test_a_viewers_escape_sequences_never_reach_the_monitors_terminal(sim, runti
         out += watch.communicate(timeout=10)[0]
     assert b"\\x1b" in out  # the request was shown, its escapes spelled out
     assert b"\x1b" not in out and b"\x07" not in out
+
+
+# -- a flood through the hub slows its sender, never the others ------------------------------------
+
+FLOOD = 5000
+
+
+def attach(hub, name):
+    s = socket.create_connection(tuple(hub["address"]), timeout=30)
+    s.sendall(json.dumps({"key": hub["key"], "name": name}).encode() + b"\n")
+    return s
+
+
+def replies(s, count, timeout=120):
+    """The JSON lines `s` receives until `count` of them are replies (they carry an id)."""
+    got, buf, deadline = [], b"", time.monotonic() + timeout
+    while len(got) < count:
+        assert time.monotonic() < deadline, "%d of %d replies came" % (len(got), count)
+        chunk = s.recv(1 << 20)
+        assert chunk, "the hub closed the connection after %d replies: %r" % (len(got), buf[-300:])
+        buf += chunk
+        *lines, buf = buf.split(b"\n")
+        for line in lines:
+            obj = json.loads(line)
+            assert obj.get("hub") not in ("dropped", "gone"), obj
+            if "id" in obj:
+                got.append(obj)
+    return got
+
+
+def test_a_flood_of_requests_through_the_hub_drops_no_program_and_answers_every_one(sim, runtime_env):
+    sim.control("fill", empty=5)
+    sim.control("wait_idle")
+    jump(sim, (12, 8, 5))
+    sim.control("clear")  # a game with a move, abandoned once the board stays empty: one kept game
+    until(lambda: json.loads(pegboard_cli(runtime_env, "games", "--json", "--port", sim.data_path).stdout)["games"],
+          30, "the abandoned game to be kept")
+    sim.control("fill", empty=5)
+    sim.control("wait_idle")
+    watch = subprocess.Popen([sys.executable, "-m", "pegboard", "monitor", "--port", sim.data_path],
+                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=runtime_env)
+    demo = None
+    try:
+        hub = until(lambda: hub_for(sim.data_path), 20, "the monitor's hub")
+        before = board_counts(hub)
+        demo = subprocess.Popen([sys.executable, "-m", "pegboard", "demo", "--port", sim.data_path],
+                                stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=runtime_env)
+        until(lambda: len(hub_for(sim.data_path)["users"]) >= 2, 20, "the demo to attach")
+        with attach(hub, "flood") as s:
+            s.sendall(b"".join(b'{"cmd": "info", "id": %d}\n' % i for i in range(FLOOD)))
+            got = replies(s, FLOOD)
+        ids = sorted(r["id"] for r in got)
+        assert ids == list(range(FLOOD))  # each request answered once
+        answered = [r for r in got if r.get("ok")]
+        busy = [r for r in got if not r.get("ok")]
+        assert answered and all(r["error"] == "busy" and r.get("hub") for r in busy), busy[:3]
+        assert demo.wait(120) == 0, demo.stdout.read()
+        assert watch.poll() is None, watch.stdout.read()  # the monitor is still attached
+        assert hub_for(sim.data_path)["pid"] == hub["pid"]  # the same hub throughout
+        assert board_counts(hub) == before  # the board's kept games and their counts are untouched
+    finally:
+        for p in (demo, watch):
+            if p is not None and p.poll() is None:
+                p.terminate()
+                p.wait(10)
+    out = watch.stdout.read()
+    assert "dropped" not in out and "gone" not in out, out[-2000:]
+
+
+def board_counts(hub):
+    """The games the board keeps and its game counts (stats), asked through the hub."""
+    with attach(hub, "counts") as s:
+        s.sendall(b'{"cmd": "records", "id": 1}\n{"cmd": "stats", "id": 2}\n')
+        records, stats = sorted(replies(s, 2), key=lambda r: r["id"])
+    assert records["ok"] and stats["ok"] and records["total"] >= 1, (records, stats)
+    return records, {k: stats[k] for k in ("games", "wins", "best", "abandoned", "challenges_kept")}
 
 
 # -- pegboard web: only its own pages, under its own names ---------------------------------------------

@@ -17,6 +17,11 @@ Lines are the board's protocol lines. The hub
     every line that passes, both ways, with who sent it;
   - never waits for a program: what a program has not read is kept up to BACKLOG bytes; past
     that the program is dropped with a message, and the board and the others go on;
+  - never waits for the board either: its writes go out from a thread of their own
+    (pegboard.link.board_writer) while this loop reads the board all the while, and each program
+    has at most IN_FLIGHT requests on their way to the board: past that it is answered `busy` at
+    once (a flood slows its sender, never the others); a program that breaks a rule (a bad
+    hello, too much unread) is dropped alone, and nothing a program sends can end the hub;
   - ends (and frees the port) when the last program leaves, or when the board is gone."""
 
 from __future__ import annotations
@@ -34,6 +39,7 @@ from collections import OrderedDict, deque
 from typing import Any
 
 from pegboard.link import runtime_file
+from pegboard.link.board_writer import BoardWriter
 from pegboard.link.errors import NoBoard
 from pegboard.link.serial_link import LineCutter, SerialLink
 
@@ -43,6 +49,8 @@ HELLO_S = 3.0           # a connection that has not said hello this long is clos
 LINE_MAX = 64 * 1024    # a program's line longer than this is cut (the board takes 512 bytes)
 BOARD_LINE_MAX = 512    # longer requests go to the board as they are: it refuses them itself
 PENDING_MAX = 1000      # requests awaiting a reply; the oldest are forgotten past this
+IN_FLIGHT = 32          # a program's requests on their way to the board; more are answered `busy`
+REPLY_S = 60.0          # a request the board has not answered this long no longer counts as in flight
 POLL_S = 0.005          # how often the port is read when it cannot be waited on (Windows)
 WAIT_S = 0.1            # the longest wait when it can: its bytes wake the hub at once
 
@@ -58,6 +66,8 @@ class Client:
         self.since = time.monotonic()
         self.cutter = LineCutter(LINE_MAX)
         self.out = bytearray()
+        self.in_flight = 0  # requests sent to the board and not answered yet
+        self.busy = 0       # requests answered `busy` (counted for the hub's log)
         self.closed = False
         self.dropping = False  # dropped: its message goes out as the program reads, then it is closed
 
@@ -80,8 +90,10 @@ class Hub:
         self.numbers = 0
         self.ever_connected = False
         self.started = time.monotonic()
-        self.pending: OrderedDict[str, tuple[Client, Any, bool]] = OrderedDict()  # hub id -> asker, its id
-        self.unnumbered: deque[Client] = deque()  # askers of lines the board answers without an id
+        # hub id -> asker, its id, whether it gave one, when it was sent
+        self.pending: OrderedDict[str, tuple[Client, Any, bool, float]] = OrderedDict()
+        self.unnumbered: deque[Client | None] = deque()  # askers of lines the board answers without an id
+        self.writer = BoardWriter(link)
         self.ids = 0
         self.board_lines = LineCutter()
         self.announced: Any = None
@@ -90,7 +102,15 @@ class Hub:
         self.gone: str | None = None
         self.board_fd: int | None = None  # the port's descriptor as registered in `sel`
         link.on_lost = lambda: self.broadcast_hub({"hub": "lost"})
-        link.on_back = lambda: self.broadcast_hub({"hub": "back", "port": link.connected_to})
+        link.on_back = self.back
+
+    def back(self) -> None:
+        """The port is open again: a fresh board link, on which no earlier request will be answered."""
+        self.pending.clear()
+        self.unnumbered.clear()
+        for c in self.clients:
+            c.in_flight = 0
+        self.broadcast_hub({"hub": "back", "port": self.link.connected_to})
 
     # -- the runtime file ------------------------------------------------------------------------
     def announce(self, name: str) -> None:
@@ -133,7 +153,8 @@ class Hub:
             client.sock.close()
             self.clients.remove(client)
         if client in self.unnumbered:
-            self.unnumbered = deque(c for c in self.unnumbered if c is not client)
+            # its answers still come, in order: they go to nobody (the queue keeps its place)
+            self.unnumbered = deque(None if c is client else c for c in self.unnumbered)
         if was_user:
             self.announce(self.announced_name)
 
@@ -178,6 +199,16 @@ class Hub:
                 self.send_obj(c, {"hub": "tap", "dir": arrow, "who": who, "line": text})
 
     def readable(self, client: Client) -> None:
+        """What a program sent. Nothing in it may end the hub: a failure here drops that program alone."""
+        try:
+            self.take(client)
+        except Exception as e:  # noqa: BLE001 - a bug met by one program's input must not end the others' board
+            import traceback
+
+            traceback.print_exc(file=sys.stderr)
+            self.drop(client, "the hub failed on what it sent (%s: %s); reconnect to go on" % (type(e).__name__, e))
+
+    def take(self, client: Client) -> None:
         try:
             data = client.sock.recv(65536)
         except BlockingIOError:
@@ -238,29 +269,59 @@ class Hub:
 
     # -- lines both ways -------------------------------------------------------------------------
     def request(self, client: Client, line: bytes) -> None:
-        """A program's line to the board, with an id of the hub's own when it has one to carry."""
+        """A program's line to the board, with an id of the hub's own when it has one to carry;
+        `busy` from the hub itself when the program has IN_FLIGHT requests on their way already."""
         obj = None
         if len(line) <= BOARD_LINE_MAX:
             try:
                 obj = json.loads(line)
             except ValueError:
                 obj = None
+        if client.in_flight >= IN_FLIGHT:
+            self.refuse_busy(client, line, obj)
+            return
         if isinstance(obj, dict):
             self.ids += 1
             hub_id = "h%x" % self.ids
-            self.pending[hub_id] = (client, obj.get("id"), "id" in obj)
+            self.pending[hub_id] = (client, obj.get("id"), "id" in obj, time.monotonic())
             while len(self.pending) > PENDING_MAX:
-                self.pending.popitem(last=False)
+                self.forget(self.pending.popitem(last=False)[1][0])
             obj["id"] = hub_id
             out = json.dumps(obj, separators=(",", ":")).encode()
         else:  # not a JSON object (a word typed by hand, noise, an overlong line): the board answers
             out = line  # it without an id, in order: the askers queue for those answers
             self.unnumbered.append(client)
+        client.in_flight += 1
         self.tap(">", line, client.who())
-        try:
-            self.link.write(out + b"\n")
-        except NoBoard as e:
-            self.board_gone(str(e))
+        self.writer.put(out + b"\n")
+
+    def refuse_busy(self, client: Client, line: bytes, obj: Any) -> None:
+        client.busy += 1
+        reply: dict[str, Any] = {"ok": False, "error": "busy", "hub": True,
+                                 "message": "this program has %d requests waiting for the board's answers: "
+                                            "wait for one before asking more" % client.in_flight}
+        if isinstance(obj, dict) and "id" in obj:
+            reply = dict({"id": obj["id"]}, **reply)
+        self.tap(">", line, client.who())
+        out = json.dumps(reply).encode()
+        self.tap("<", out, client.who())
+        self.send(client, out + b"\n")
+
+    @staticmethod
+    def forget(client: Client | None) -> None:
+        """One of `client`'s requests is answered, or will not be: it is no longer in flight."""
+        if client is not None and client.in_flight > 0:
+            client.in_flight -= 1
+
+    def expire(self, now: float) -> None:
+        """Requests the board never answered (it restarted, or lost them) stop counting against their
+        programs after REPLY_S; a late answer then goes to nobody."""
+        while self.pending:
+            hub_id, (client, _, _, sent) = next(iter(self.pending.items()))
+            if now - sent < REPLY_S:
+                return
+            del self.pending[hub_id]
+            self.forget(client)
 
     def from_board(self, line: bytes) -> None:
         try:
@@ -270,13 +331,16 @@ class Hub:
         if isinstance(obj, dict) and "event" not in obj and ("id" in obj or "ok" in obj):
             asked = self.pending.pop(obj["id"], None) if isinstance(obj.get("id"), str) else None
             if asked is None and obj.get("id") is None and self.unnumbered:
-                asker = self.unnumbered.popleft()
-                self.tap("<", line, asker.who())
-                self.send(asker, line + b"\n")
+                waiting = self.unnumbered.popleft()
+                self.forget(waiting)
+                if waiting is not None:
+                    self.tap("<", line, waiting.who())
+                    self.send(waiting, line + b"\n")
                 return
             if asked is None:
                 return  # a late answer to a request from before this hub, or of a program gone
-            asker, their_id, had_id = asked
+            asker, their_id, had_id, _ = asked
+            self.forget(asker)
             if had_id:
                 obj["id"] = their_id
             else:
@@ -301,6 +365,7 @@ class Hub:
     def serve(self, name: str) -> None:
         self.announced_name = name
         self.announce(name)
+        self.writer.start()
         try:
             while not self.stopping:
                 self.watch_port()
@@ -316,6 +381,9 @@ class Hub:
                         self.flush(k.data)
                 if self.stopping:
                     break  # the port may be closed already: reading would open it again
+                if self.writer.failure is not None:
+                    self.board_gone(str(self.writer.failure))
+                    break
                 try:
                     data = self.link.read()
                 except NoBoard as e:
@@ -324,6 +392,7 @@ class Hub:
                 for line in self.board_lines.feed(data):
                     self.from_board(line.strip())
                 now = time.monotonic()
+                self.expire(now)
                 for c in list(self.clients):
                     if not c.ready and now - c.since > HELLO_S:
                         self.drop(c)  # never said hello, or dropped and not reading its message
@@ -354,6 +423,7 @@ class Hub:
                 pass
 
     def close(self) -> None:
+        self.writer.close()
         runtime_file.remove(self.announced)
         deadline = time.monotonic() + 0.5  # what the programs have not got yet, if they read it soon
         while any(c.out for c in self.clients) and time.monotonic() < deadline:

@@ -162,9 +162,10 @@ class SerialLink:
             return
 
     # -- bytes -------------------------------------------------------------------------------
-    def write(self, data: bytes) -> None:
+    def write(self, data: bytes, reconnect: bool = True) -> None:
         """Send `data`; after a pulled cable, reconnect and send it once more. Raises NoBoard if
-        the board does not come back or that fails too."""
+        the board does not come back or that fails too. `reconnect=False` (a writer thread beside
+        a reader that reconnects): a failed or closed port raises NoBoard "disconnected" at once."""
         if self.tap:
             for line in self._tap_out.feed(data):
                 self.tap(">", line)
@@ -172,6 +173,12 @@ class SerialLink:
             data = b"\n" + data
             self._cut = False
         try:
+            if not reconnect:
+                ser = self._ser
+                if ser is None:
+                    raise NoBoard("the port is closed", "disconnected")
+                ser.write(data)
+                return
             self._port().write(data)
             return
         except serial.SerialTimeoutException:
@@ -181,7 +188,9 @@ class SerialLink:
             raise NoBoard("%s took nothing for %.0f s: the board is not reading its port (is its firmware "
                           "running? the REPL or a long search may hold it)" % (self.connected_to, WRITE_TIMEOUT),
                           "write_timeout") from None
-        except LINK_ERRORS:
+        except LINK_ERRORS as e:
+            if not reconnect:
+                raise NoBoard("cannot write to %s: %s" % (self.connected_to, e), "disconnected") from None
             self._reconnect()
         try:
             self._port().write(data)
