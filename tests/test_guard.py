@@ -13,7 +13,7 @@ import time
 
 import pytest
 from support import jump, pegboard_cli, until
-from websupport import board, web  # noqa: F401  (the fixtures: `pegboard web` on a simulated board)
+from websupport import board, browser, web  # noqa: F401  (fixtures: `pegboard web` on a simulated board, Chromium)
 
 from pegboard.link import runtime_file
 from pegboard.link.hub_link import hub_for
@@ -170,9 +170,105 @@ def test_a_viewers_escape_sequences_never_reach_the_monitors_terminal(sim, runti
     assert b"\x1b" not in out and b"\x07" not in out
 
 
+def on_a_terminal(env, *argv, timeout=30):
+    """`pegboard ARGV` with its stdout and stderr a pseudo-terminal: all it wrote there."""
+    import pty
+
+    master, slave = pty.openpty()
+    p = subprocess.Popen([sys.executable, "-m", "pegboard", *argv], stdout=slave, stderr=slave, env=env)
+    os.close(slave)
+    out, deadline = b"", time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if select.select([master], [], [], 0.2)[0]:
+            try:
+                chunk = os.read(master, 65536)
+            except OSError:
+                break  # the command ended and closed the terminal
+            if not chunk:
+                break
+            out += chunk
+        elif p.poll() is not None:
+            break
+    p.wait(10)
+    os.close(master)
+    return out
+
+
+def test_commands_print_no_control_character_of_another_programs_name(runtime_env, board):  # noqa: F811
+    watch = subprocess.Popen([sys.executable, "-m", "pegboard", "monitor", "--port", board.link],
+                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=runtime_env)
+    try:
+        hub = until(lambda: hub_for(board.link), 20, "the monitor's hub")
+        with attach(hub, "evil\x1b]0;pwned\x07\x9b2J") as s:
+            s.recv(4096)  # welcome: it is a user now
+            until(lambda: any("evil" in u for u in hub_for(board.link)["users"]), 10, "the name listed")
+            out = on_a_terminal(runtime_env, "ports")
+    finally:
+        watch.terminate()
+        watch.wait(10)
+    assert b"evil" in out and b"\\x1b]0;pwned\\x07" in out, out
+    assert b"\x1b" not in out and b"\x07" not in out and "\x9b".encode() not in out
+
+
 # -- a flood through the hub slows its sender, never the others ------------------------------------
 
 FLOOD = 5000
+
+
+class Attached:
+    """`pegboard monitor` (its output kept) and the terminal UI (`pegboard mirror` on a pseudo-terminal
+    of 120 x 40) on the board at `port`, as a user at the laptop has them open."""
+
+    def __init__(self, port, env):
+        import fcntl
+        import pty
+        import struct
+        import termios
+        import threading
+
+        self.port = port
+        self.monitor = subprocess.Popen([sys.executable, "-m", "pegboard", "monitor", "--port", port],
+                                        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env)
+        master, slave = pty.openpty()
+        fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 40, 120, 0, 0))
+        self.tui = subprocess.Popen([sys.executable, "-m", "pegboard", "mirror", "--port", port], stdin=slave,
+                                    stdout=slave, stderr=slave, env=dict(env, TERM="xterm-256color"),
+                                    start_new_session=True)
+        os.close(slave)
+        self.master = master
+        threading.Thread(target=self._drain, daemon=True).start()  # a terminal that is never read blocks its UI
+        self.pids = {self.monitor.pid, self.tui.pid}
+        self.hub = until(lambda: (lambda h: h if h and self.pids <= users_pids(h) else None)(hub_for(port)), 60,
+                         "the monitor and the terminal UI to attach")
+
+    def _drain(self):
+        try:
+            while os.read(self.master, 65536):
+                pass
+        except OSError:
+            pass
+
+    def still_attached(self):
+        hub = hub_for(self.port)
+        assert self.monitor.poll() is None and self.tui.poll() is None, "a program ended"
+        assert hub["pid"] == self.hub["pid"], "the hub ended and another took its place"
+        assert self.pids <= users_pids(hub), hub["users"]
+
+    def close(self):
+        for p in (self.tui, self.monitor):
+            if p.poll() is None:
+                p.terminate()
+                p.wait(15)
+        os.close(self.master)
+        out = self.monitor.stdout.read()
+        assert "disconnected" not in out and "Traceback" not in out, out[-2000:]
+
+
+def users_pids(hub):
+    """The pids of the programs the hub's runtime file lists as attached ("name (pid N)")."""
+    import re
+
+    return {int(m) for u in hub.get("users", []) for m in re.findall(r"\(pid (\d+)\)", u)}
 
 
 def attach(hub, name):
@@ -207,15 +303,14 @@ def test_a_flood_of_requests_through_the_hub_drops_no_program_and_answers_every_
           30, "the abandoned game to be kept")
     sim.control("fill", empty=5)
     sim.control("wait_idle")
-    watch = subprocess.Popen([sys.executable, "-m", "pegboard", "monitor", "--port", sim.data_path],
-                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=runtime_env)
+    open_ = Attached(sim.data_path, runtime_env)
     demo = None
     try:
-        hub = until(lambda: hub_for(sim.data_path), 20, "the monitor's hub")
+        hub = open_.hub
         before = board_counts(hub)
         demo = subprocess.Popen([sys.executable, "-m", "pegboard", "demo", "--port", sim.data_path],
                                 stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=runtime_env)
-        until(lambda: len(hub_for(sim.data_path)["users"]) >= 2, 20, "the demo to attach")
+        until(lambda: demo.pid in users_pids(hub_for(sim.data_path)), 20, "the demo to attach")
         with attach(hub, "flood") as s:
             s.sendall(b"".join(b'{"cmd": "info", "id": %d}\n' % i for i in range(FLOOD)))
             got = replies(s, FLOOD)
@@ -224,17 +319,14 @@ def test_a_flood_of_requests_through_the_hub_drops_no_program_and_answers_every_
         answered = [r for r in got if r.get("ok")]
         busy = [r for r in got if not r.get("ok")]
         assert answered and all(r["error"] == "busy" and r.get("hub") for r in busy), busy[:3]
-        assert demo.wait(120) == 0, demo.stdout.read()
-        assert watch.poll() is None, watch.stdout.read()  # the monitor is still attached
-        assert hub_for(sim.data_path)["pid"] == hub["pid"]  # the same hub throughout
+        open_.still_attached()
+        assert demo.wait(120) == 0, demo.stdout.read()  # the demo ran to its end
         assert board_counts(hub) == before  # the board's kept games and their counts are untouched
     finally:
-        for p in (demo, watch):
-            if p is not None and p.poll() is None:
-                p.terminate()
-                p.wait(10)
-    out = watch.stdout.read()
-    assert "dropped" not in out and "gone" not in out, out[-2000:]
+        if demo is not None and demo.poll() is None:
+            demo.terminate()
+            demo.wait(10)
+        open_.close()
 
 
 def board_counts(hub):
@@ -287,3 +379,190 @@ def test_the_page_may_not_be_framed_by_another_site(web):  # noqa: F811
     with urllib.request.urlopen(web.base, timeout=10) as r:
         assert r.headers["Content-Security-Policy"] == "frame-ancestors 'none'"
         assert r.headers["X-Frame-Options"] == "DENY"
+
+
+def ws_join(w, token=None, hello=True):
+    """A WebSocket to `pegboard web` as its page makes one: the hello (with `token`) first; the
+    connection, and the server's first message (None when it closed the socket instead)."""
+    from websockets.exceptions import ConnectionClosed
+    from websockets.sync.client import connect
+
+    # entered by hand: kept open past this call (a test holds many), closed by the test
+    ws = connect(w.base.replace("http://", "ws://") + "ws", open_timeout=10, close_timeout=2).__enter__()
+    if hello:
+        ws.send(json.dumps({"web": "hello", "token": token}))
+    try:
+        return ws, json.loads(ws.recv(timeout=10))
+    except ConnectionClosed:
+        return ws, None
+
+
+def test_on_loopback_a_websocket_without_the_token_is_closed_unheard(web):  # noqa: F811
+    for token in (None, "", "wrong", web.token + "x", "é"):
+        ws, first = ws_join(web, token)
+        assert first is None and ws.close_code == 4001, (token, first, ws.close_code, ws.close_reason)
+        assert "token" in ws.close_reason
+    ws, first = ws_join(web, hello=False)  # a socket that never says hello is closed too (after HELLO_S)
+    assert first is None and ws.close_code == 4002
+    ws, first = ws_join(web, web.token)
+    assert first["web"] == "hello" and first["control"] is True and first["port"]
+    ws.close()
+
+
+def test_the_token_never_travels_in_a_url_and_the_page_still_plays(browser, web):  # noqa: F811
+    ctx = browser.new_context()
+    page = ctx.new_page()
+    urls = []
+    page.on("websocket", lambda ws: urls.append(ws.url))
+    page.on("request", lambda r: urls.append(r.url))
+    page.goto(web.page)
+    page.wait_for_function("window.pegboardPage && pegboardPage.states > 0 && pegboardPage.control", timeout=15000)
+    assert urls and not [u for u in urls if web.token in u], urls
+    ctx.close()
+    # a page opened without the token is not let in on a loopback bind, and says so
+    ctx = browser.new_context()
+    page = ctx.new_page()
+    page.goto(web.base)
+    page.wait_for_function("document.getElementById('conn').textContent.indexOf('not let in') >= 0", timeout=15000)
+    ctx.close()
+
+
+def test_spectators_on_the_network_learn_nothing_of_the_port(board):  # noqa: F811
+    from websupport import WebProcess
+
+    w = WebProcess(board.link, "--host", "127.0.0.2")
+    try:
+        ws, first = ws_join(w)
+        assert first["web"] == "hello" and first["control"] is False and "port" not in first, first
+        ws.close()
+        ws, first = ws_join(w, w.token)
+        assert first["control"] is True and first["port"]
+        ws.close()
+    finally:
+        w.stop()
+
+
+def test_pages_past_the_caps_are_refused_and_the_others_stay(web):  # noqa: F811
+    from websockets.exceptions import InvalidStatus
+
+    from pegboard.web import server
+
+    joined = []
+    try:
+        for _ in range(server.PER_ADDRESS_MAX):  # every local page comes from 127.0.0.1
+            ws, first = ws_join(web, web.token)
+            assert first["web"] == "hello"
+            joined.append(ws)
+        with pytest.raises(InvalidStatus) as refused:
+            ws_join(web, web.token)
+        assert refused.value.response.status_code == 503
+        joined.pop().close()
+        time.sleep(0.5)
+        ws, first = until(lambda: ws_join(web, web.token), 10, "a place freed by a closed page",
+                          ignore=(InvalidStatus,))
+        joined.append(ws)
+        for ws in joined:  # every page let in is still served
+            ws.send(json.dumps({"cmd": "state", "id": 1}))
+            while json.loads(ws.recv(timeout=10)).get("id") != 1:
+                pass
+    finally:
+        for ws in joined:
+            ws.close()
+
+
+def test_a_flood_through_pegboard_web_is_answered_and_drops_nobody(web):  # noqa: F811
+    open_ = Attached(web.port, dict(os.environ))
+    try:
+        other, _ = ws_join(web, web.token)
+        flood, _ = ws_join(web, web.token)
+        for i in range(FLOOD):
+            flood.send(json.dumps({"cmd": "info", "id": i}))
+        got = {}
+        while len(got) < FLOOD:
+            obj = json.loads(flood.recv(timeout=60))
+            if "id" in obj:
+                assert obj["id"] not in got
+                got[obj["id"]] = obj
+        answered = [r for r in got.values() if r.get("ok")]
+        busy = [r for r in got.values() if not r.get("ok")]
+        assert answered and busy and all(r["error"] == "busy" for r in busy), busy[:3]
+        other.send(json.dumps({"cmd": "state", "id": "mine"}))  # the other page is served on
+        while json.loads(other.recv(timeout=10)).get("id") != "mine":
+            pass
+        open_.still_attached()
+    finally:
+        open_.close()
+
+
+def test_open_hands_the_browser_a_private_file_not_the_token(monkeypatch, tmp_path):
+    from pegboard.commands import web as webcmd
+
+    monkeypatch.setenv("XDG_RUNTIME_DIR", str(tmp_path))
+    opened = []
+    monkeypatch.setattr("webbrowser.open", lambda url: opened.append(url))
+    url = "http://127.0.0.1:8421/#token=s3cret<&\">"
+    path = webcmd.open_page(url)
+    assert opened == [path.as_uri()] and "s3cret" not in opened[0]
+    assert stat.S_IMODE(os.lstat(path).st_mode) == 0o600
+    text = path.read_text()
+    assert 'content="0;url=http://127.0.0.1:8421/#token=s3cret&lt;&amp;&quot;&gt;"' in text
+
+
+ATTACK = """<!DOCTYPE html><meta charset="utf-8"><body><script>
+window.seen = {};
+function tryIt(name, token) {
+  var ws = new WebSocket("ws://%(host)s:%(port)d/ws");
+  ws.onopen = function () { seen[name + "_open"] = true; ws.send(JSON.stringify({web: "hello", token: token})); };
+  ws.onmessage = function (m) { seen[name] = String(m.data); };
+  ws.onclose = function () { seen[name + "_closed"] = true; };
+}
+tryIt("direct", "");
+window.addEventListener("message", function (m) {
+  if (m.data.got) seen[m.data.name] = m.data.got; else seen[m.data.name + "_closed"] = true;
+});
+</script>
+<iframe sandbox="allow-scripts" srcdoc='<script>
+var ws = new WebSocket("ws://%(host)s:%(port)d/ws"), got = null;
+ws.onopen = function () { ws.send(JSON.stringify({web: "hello", token: ""})); };
+ws.onmessage = function (m) { parent.postMessage({name: "framed", got: String(m.data)}, "*"); };
+ws.onclose = function () { parent.postMessage({name: "framed", got: null}, "*"); };
+</script>'></iframe>"""
+
+
+def test_a_page_of_another_site_or_a_sandboxed_frame_reads_nothing(browser, board):  # noqa: F811
+    """Chromium on another site's page (another local server: its own origin; and an opaque "null" one
+    in a sandboxed frame) reaching for the board's server, here one serving spectators too (--host):
+    neither is let in."""
+    import http.server
+    import threading
+    from urllib.parse import urlsplit
+
+    from websupport import WebProcess
+
+    w = WebProcess(board.link, "--host", "127.0.0.2")
+    body = ATTACK % {"host": urlsplit(w.base).hostname, "port": urlsplit(w.base).port}
+
+    class Site(http.server.BaseHTTPRequestHandler):
+        def do_GET(self):
+            self.send_response(200)
+            self.send_header("Content-Type", "text/html")
+            self.end_headers()
+            self.wfile.write(body.encode())
+
+        def log_message(self, *args):
+            pass
+
+    site = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Site)
+    threading.Thread(target=site.serve_forever, daemon=True).start()
+    try:
+        ctx = browser.new_context()
+        page = ctx.new_page()
+        page.goto("http://127.0.0.1:%d/" % site.server_address[1])
+        page.wait_for_function("(seen.direct || seen.direct_closed) && (seen.framed || seen.framed_closed)",
+                               timeout=20000)
+        seen = page.evaluate("seen")
+        assert not seen.get("direct") and not seen.get("framed"), seen
+        ctx.close()
+    finally:
+        site.shutdown()
+        w.stop()

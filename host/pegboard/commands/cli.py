@@ -201,6 +201,11 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+# the terminal UIs, and monitor (which shows the board's words escaped itself, in colour): every other
+# command's terminal output has its control characters shown as escapes (pegboard.safe_text)
+DRAWS_ITS_OWN_TERMINAL = ("mirror", "run", "monitor")
+
+
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     _Parser.json_errors = "--json" in argv
@@ -210,8 +215,16 @@ def main(argv: list[str] | None = None) -> int:
         parser.print_help()
         return 2
     as_json = bool(getattr(args, "json", False))
-    with _sigterm_as_interrupt():
-        return _run(args, as_json)
+    streams = sys.stdout, sys.stderr
+    if args.command not in DRAWS_ITS_OWN_TERMINAL:
+        from pegboard.safe_text import guard_terminal
+
+        sys.stdout, sys.stderr = guard_terminal(sys.stdout), guard_terminal(sys.stderr)
+    try:
+        with _sigterm_as_interrupt():
+            return _run(args, as_json)
+    finally:
+        sys.stdout, sys.stderr = streams
 
 
 @contextlib.contextmanager

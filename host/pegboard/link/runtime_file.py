@@ -68,6 +68,21 @@ def data_link_path(pid: int | None = None) -> str:
     return str(runtime_dir() / ("sim-%d-data" % (pid or os.getpid())))
 
 
+def write_private(path: Path, text: str) -> None:
+    """Write `text` to `path` (in the runtime folder) as the user's alone: 0600, created anew
+    (O_EXCL) and never through a symlink (O_NOFOLLOW), then renamed into place. Raises OSError."""
+    tmp = path.with_suffix(".tmp")
+    try:
+        os.unlink(tmp)  # a stale one of ours (a crash); a planted symlink is removed, never followed
+    except FileNotFoundError:
+        pass
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
+    fd = os.open(tmp, flags, 0o600)
+    with os.fdopen(fd, "w", encoding="utf-8") as f:
+        f.write(text)
+    os.replace(tmp, path)
+
+
 def write(data: str, control: str | None, kind: str = "sim", **more: Any) -> Path | None:
     """Announce a port: kind "sim" (data and control ports) or "hub" (with `more`: its address,
     key, users). Returns the file, or None when it cannot be written (the port still works, given
@@ -76,17 +91,7 @@ def write(data: str, control: str | None, kind: str = "sim", **more: Any) -> Pat
         path = runtime_dir() / ("%s-%d.json" % (kind, os.getpid()))
         info = {"pid": os.getpid(), "data": data, "control": control, "started": time.time()}
         info.update(more)
-        tmp = path.with_suffix(".tmp")
-        try:
-            os.unlink(tmp)  # a stale one of ours (a crash); a planted symlink is removed, never followed
-        except FileNotFoundError:
-            pass
-        # 0600, created anew (O_EXCL) and never through a symlink (O_NOFOLLOW): the hub's key is in it
-        flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
-        fd = os.open(tmp, flags, 0o600)
-        with os.fdopen(fd, "w") as f:
-            f.write(json.dumps(info))
-        os.replace(tmp, path)
+        write_private(path, json.dumps(info))  # the hub's key is in it
     except OSError as e:
         print("pegboard: cannot announce %s (commands need --port to find it): %s" % (data, e), file=sys.stderr)
         return None

@@ -116,6 +116,7 @@ class Bridge(threading.Thread):
         self.deliver(None, json.dumps({"web": "lost"}))
 
     def _back(self) -> None:
+        self._fail_in_flight("the board was unplugged while this request was on its way: ask again")
         self.board_up = True
         if self.link is not None:
             self.port = self.link.connected_to or self.port
@@ -126,11 +127,19 @@ class Bridge(threading.Thread):
             self.link.close()
         self.link = None
         self.board_up = False
+        self._fail_in_flight(why)
+        self.deliver(None, json.dumps({"web": "gone", "message": why}))
+
+    def _fail_in_flight(self, why: str) -> None:
+        """Answer every request on its way, whose answer will not come (a fresh link to the board):
+        each page learns it at once, and counts it answered."""
+        askers = list(self.pending.values()) + self.waiters + self.after
         self.cache = self.flight = None
         self.refetch = False
         self.pending.clear()
         self.waiters, self.after = [], []
-        self.deliver(None, json.dumps({"web": "gone", "message": why}))
+        for asker in askers:
+            self._answer(asker, {"ok": False, "error": "disconnected", "message": why})
 
     # -- browsers' requests ------------------------------------------------------------------------
     def _requests(self) -> None:

@@ -3,12 +3,17 @@
 through its hub.
 
 Who may do what: a browser that brings the token (the page's address printed by `pegboard web`
-carries it after the #) may send any request and, on a simulated board, move its pegs; one
-without it is a viewer: it sees everything, may ask only what changes nothing (READS) and is
-refused anything else here, before the board hears of it (`read_only`). A WebSocket opened from
-another site's page (its Origin not this server's, or opaque: "null") is refused outright, and so is any
-request whose Host is not one of this server's names (DNS rebinding).
+carries it after the #, which a browser never sends; the page hands it over in its first
+WebSocket message, never in a URL) may send any request and, on a simulated board, move its pegs.
+On a loopback bind that is every page: a WebSocket without the token is closed. Served on the
+network (`--host`), a page without it is a spectator: it sees the board, may ask only what changes
+nothing (READS) and is refused anything else here, before the board hears of it (`read_only`),
+and never learns the board's port. A WebSocket opened from another site's page (its Origin not
+this server's, or opaque: "null") is refused outright, and so is any request whose Host is not one
+of this server's names (DNS rebinding).
 
+Limits: VIEWERS_MAX WebSockets in all and PER_ADDRESS_MAX from one address (more are refused with
+503 before the upgrade), IN_FLIGHT requests on their way per page (more are answered `busy`).
 A browser never holds the board up: what it has not taken is kept up to BACKLOG messages, past
 that it is closed (it reconnects and catches up); one that goes away leaves nothing waiting."""
 
@@ -20,7 +25,7 @@ import json
 import logging
 import secrets
 from typing import Any, Callable
-from urllib.parse import parse_qs, urlsplit
+from urllib.parse import urlsplit
 
 from websockets.asyncio.server import ServerConnection, serve
 from websockets.datastructures import Headers
@@ -32,6 +37,12 @@ from pegboard.web.page import static_file
 READS = ("state", "info", "stats")   # what a viewer without the token may ask
 BACKLOG = 2000                       # messages a browser may leave untaken before it is closed
 MESSAGE_MAX = 4096                   # a browser's message longer than this is ignored
+VIEWERS_MAX = 64                     # WebSockets open at once (each holds a descriptor and a queue)
+PER_ADDRESS_MAX = 32                 # of those, from one address (every local page is 127.0.0.1)
+IN_FLIGHT = 8                        # a page's requests on their way to the board; more are answered busy
+HELLO_S = 5.0                        # a WebSocket whose first message (the page's hello) is later is closed
+REFUSED = 4001                       # the close code for a page without the token where one is needed
+SILENT = 4002                        # the close code for a WebSocket that said no hello
 HAND = {"lift": ("hole",), "place": ("hole",), "fill": ("empty",), "clear": (), "set": ("pegs",),
         "press": ("ms",)}            # the simulated hand's moves a player's page may make
 
@@ -45,15 +56,19 @@ class Viewer:
         self.number = number
         self.queue: asyncio.Queue[str] = asyncio.Queue()
         self.closed = False
+        self.in_flight = 0  # requests given to the bridge and not answered yet
 
 
 class WebServer:
     """`hand(cmd, **args)`: the simulated board's control port, or None on a real board. Set
     `bridge` before `serve`."""
 
-    def __init__(self, token: str, hand: Callable[..., dict[str, Any]] | None = None) -> None:
+    def __init__(self, token: str, hand: Callable[..., dict[str, Any]] | None = None,
+                 spectators: bool = False) -> None:
         self.token = token
         self.hand = hand
+        self.spectators = spectators  # pages without the token may watch (served on the network)
+        self.open_from: dict[str, int] = {}  # WebSockets open (or opening) per remote address
         self.bridge: Any = None
         self.viewers: set[Viewer] = set()
         self.numbers = 0
@@ -68,9 +83,13 @@ class WebServer:
             self.loop.call_soon_threadsafe(self._deliver, viewer, text)
 
     def _deliver(self, viewer: Viewer | None, text: str) -> None:
+        if viewer is not None and viewer.in_flight > 0:
+            viewer.in_flight -= 1  # a reply: one request fewer on its way
         for v in [viewer] if viewer is not None else list(self.viewers):
             if v.closed:
                 continue
+            if not v.control and text.startswith('{"web"'):
+                text = self.spectators_copy(text)
             if v.queue.qsize() >= BACKLOG:
                 v.closed = True  # too slow: closed; its page reconnects and catches up
                 asyncio.ensure_future(v.ws.close(1008, "too far behind"))
@@ -91,6 +110,8 @@ class WebServer:
             # origin ("null": a sandboxed frame, a file) is anyone's. A program that is no browser sends none.
             if origin is not None and origin != "http://" + host:
                 return connection.respond(403, "a WebSocket from another site's page is refused\n")
+            if self.full(self.address_of(connection)):
+                return connection.respond(503, "too many pages are open on this board's server: close some\n")
             return None
         got = static_file(path)
         if got is None:
@@ -103,16 +124,76 @@ class WebServer:
                            ("Connection", "close")])
         return Response(200, "OK", headers, body)
 
+    @staticmethod
+    def address_of(connection: ServerConnection) -> str:
+        try:
+            return str(connection.remote_address[0])
+        except (TypeError, IndexError):
+            return "?"
+
+    def spectators_copy(self, text: str) -> str:
+        """A {"web": ...} line as a spectator sees it: without the board's port."""
+        try:
+            obj = json.loads(text)
+        except ValueError:
+            return text
+        if isinstance(obj, dict) and "port" in obj:
+            del obj["port"]
+            return json.dumps(obj)
+        return text
+
     # -- one browser ---------------------------------------------------------------------------------
+    def full(self, address: str) -> bool:
+        return sum(self.open_from.values()) >= VIEWERS_MAX or self.open_from.get(address, 0) >= PER_ADDRESS_MAX
+
     async def handler(self, ws: ServerConnection) -> None:
-        query = parse_qs(urlsplit(ws.request.path if ws.request else "").query)
-        given = (query.get("token") or [""])[0]
-        control = secrets.compare_digest(given.encode(), self.token.encode())
+        address = self.address_of(ws)
+        if self.full(address):  # others were upgraded since this one's request was let through
+            await ws.close(1013, "too many pages are open on this board's server: close some")
+            return
+        self.open_from[address] = self.open_from.get(address, 0) + 1
+        try:
+            await self._serve_page(ws)
+        finally:
+            left = self.open_from.get(address, 1) - 1
+            if left > 0:
+                self.open_from[address] = left
+            else:
+                self.open_from.pop(address, None)
+
+    async def _hello(self, ws: ServerConnection) -> bool | None:
+        """The page's first message, {"web": "hello", "token": ...}: whether it brought the token; None
+        when the page may not stay (no hello in HELLO_S, or no token where one is needed)."""
+        try:
+            first = await asyncio.wait_for(ws.recv(), HELLO_S)
+        except asyncio.TimeoutError:
+            await ws.close(SILENT, "no hello in %.0f s" % HELLO_S)
+            return None
+        except ConnectionClosed:
+            return None
+        try:
+            obj = json.loads(first) if isinstance(first, str) and len(first) <= MESSAGE_MAX else None
+        except ValueError:
+            obj = None
+        given = obj.get("token") if isinstance(obj, dict) and obj.get("web") == "hello" else None
+        control = isinstance(given, str) and secrets.compare_digest(given.encode("utf-8", "replace"),
+                                                                    self.token.encode())
+        if control or self.spectators:
+            return control
+        await ws.close(REFUSED, "this page has no token: open the address pegboard web printed, with its #token")
+        return None
+
+    async def _serve_page(self, ws: ServerConnection) -> None:
+        control = await self._hello(ws)
+        if control is None:
+            return
         self.numbers += 1
         v = Viewer(ws, control, self.numbers)
         self.viewers.add(v)
-        v.queue.put_nowait(json.dumps({"web": "hello", "control": control, "sim": self.hand is not None,
-                                       "board": bool(self.bridge.board_up), "port": self.bridge.port}))
+        hello = {"web": "hello", "control": control, "sim": self.hand is not None, "board": bool(self.bridge.board_up)}
+        if control:
+            hello["port"] = self.bridge.port
+        v.queue.put_nowait(json.dumps(hello))
         sender = asyncio.ensure_future(self._sender(v))
         try:
             async for message in ws:
@@ -144,14 +225,22 @@ class WebServer:
             await self._hand(v, obj)
         elif "cmd" in obj:
             if not v.control and obj.get("cmd") not in READS:
-                reply = {"ok": False, "error": "read_only",
-                         "message": "this page only watches: the address with the token printed by pegboard web "
-                                    "can send requests"}
-                if "id" in obj:
-                    reply = dict({"id": obj["id"]}, **reply)
-                v.queue.put_nowait(json.dumps(reply))
-                return
-            self.bridge.submit(v, obj)
+                self._refuse(v, obj, "read_only", "this page only watches: the address with the token printed by "
+                                                  "pegboard web can send requests")
+            elif v.in_flight >= IN_FLIGHT:
+                self._refuse(v, obj, "busy", "this page has %d requests waiting for the board's answers: wait for "
+                                             "one" % v.in_flight)
+            else:
+                v.in_flight += 1
+                self.bridge.submit(v, obj)
+
+    @staticmethod
+    def _refuse(v: Viewer, obj: dict[str, Any], error: str, message: str) -> None:
+        """Answer a page's request here, before the board hears of it."""
+        reply: dict[str, Any] = {"ok": False, "error": error, "message": message}
+        if "id" in obj:
+            reply = dict({"id": obj["id"]}, **reply)
+        v.queue.put_nowait(json.dumps(reply))
 
     async def _hand(self, v: Viewer, obj: dict[str, Any]) -> None:
         cmd = obj.get("hand")

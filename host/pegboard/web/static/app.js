@@ -349,8 +349,8 @@
   }
 
   function startServer() {
-    var token = (location.hash.match(/token=([^&]+)/) || [])[1] || "";
-    var url = (location.protocol === "https:" ? "wss://" : "ws://") + location.host + "/ws" + (token ? "?token=" + encodeURIComponent(token) : "");
+    var token = decodeURIComponent((location.hash.match(/token=([^&]+)/) || [])[1] || "");
+    var url = (location.protocol === "https:" ? "wss://" : "ws://") + location.host + "/ws";
     var t = new T.WsTransport(url, {
       onHello: function (h) {
         A.hello = h;
@@ -360,8 +360,9 @@
         if (!h.board) conn("pegboard web is looking for the board…", "lost");
       },
       onReady: ready,
-      onServer: function (up) { if (!up) conn("pegboard web went away: trying again every second", "lost"); }
-    });
+      onServer: function (up) { if (!up) conn("pegboard web went away: trying again every second", "lost"); },
+      onRefused: function (why) { conn("not let in: " + why, "lost"); log("! " + why, "bad"); }
+    }, token);
     begin(t);
     $("usb").hidden = true;
   }

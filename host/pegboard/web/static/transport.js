@@ -14,8 +14,11 @@
 (function (root) {
   "use strict";
 
-  function WsTransport(url, hooks) {
+  /* `token`: the page's token (from its address after the #), handed over in the first message, never
+     in a URL; a server that needs it and gets none closes with code 4001 (hooks.onRefused, no retry). */
+  function WsTransport(url, hooks, token) {
     this.url = url;
+    this.token = token || "";
     this.hooks = hooks || {};
     this.ws = null;
     this.proto = null;
@@ -38,13 +41,19 @@
     var ws;
     try { ws = new WebSocket(this.url); } catch (e) { this.retry(); return; }
     this.ws = ws;
+    ws.onopen = function () { ws.send(JSON.stringify({ web: "hello", token: self.token })); };
     ws.onmessage = function (m) { self.message(String(m.data)); };
-    ws.onclose = function () {
+    ws.onclose = function (ev) {
       if (self.ws !== ws) return;
       self.ws = null;
       self.failHands("the page's server went away");
       if (self.hello) self.proto.lost("the page's server (pegboard web) went away");
       self.hello = null;
+      if (ev && ev.code === 4001) {
+        self.stopped = true;
+        if (self.hooks.onRefused) self.hooks.onRefused(ev.reason || "refused");
+        return;
+      }
       if (self.hooks.onServer) self.hooks.onServer(false);
       self.retry();
     };
