@@ -294,20 +294,26 @@ def replies(s, count, timeout=120):
     return got
 
 
-def test_a_flood_of_requests_through_the_hub_drops_no_program_and_answers_every_one(sim, runtime_env):
+def keep_a_game(sim, port, env):
+    """Play a move and empty the board (an abandoned game, kept), then fill it again: hole 5 empty."""
     sim.control("fill", empty=5)
     sim.control("wait_idle")
     jump(sim, (12, 8, 5))
     sim.control("clear")  # a game with a move, abandoned once the board stays empty: one kept game
-    until(lambda: json.loads(pegboard_cli(runtime_env, "games", "--json", "--port", sim.data_path).stdout)["games"],
+    until(lambda: json.loads(pegboard_cli(env, "games", "--json", "--port", port).stdout)["games"],
           30, "the abandoned game to be kept")
     sim.control("fill", empty=5)
     sim.control("wait_idle")
+
+
+def test_a_flood_of_requests_through_the_hub_drops_no_program_and_answers_every_one(sim, runtime_env):
+    keep_a_game(sim, sim.data_path, runtime_env)
     open_ = Attached(sim.data_path, runtime_env)
     demo = None
     try:
         hub = open_.hub
         before = board_counts(hub)
+        assert before[0]["total"] >= 1, before
         demo = subprocess.Popen([sys.executable, "-m", "pegboard", "demo", "--port", sim.data_path],
                                 stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=runtime_env)
         until(lambda: demo.pid in users_pids(hub_for(sim.data_path)), 20, "the demo to attach")
@@ -334,7 +340,7 @@ def board_counts(hub):
     with attach(hub, "counts") as s:
         s.sendall(b'{"cmd": "records", "id": 1}\n{"cmd": "stats", "id": 2}\n')
         records, stats = sorted(replies(s, 2), key=lambda r: r["id"])
-    assert records["ok"] and stats["ok"] and records["total"] >= 1, (records, stats)
+    assert records["ok"] and stats["ok"], (records, stats)
     return records, {k: stats[k] for k in ("games", "wins", "best", "abandoned", "challenges_kept")}
 
 
@@ -470,9 +476,16 @@ def test_pages_past_the_caps_are_refused_and_the_others_stay(web):  # noqa: F811
             ws.close()
 
 
-def test_a_flood_through_pegboard_web_is_answered_and_drops_nobody(web):  # noqa: F811
+def test_a_flood_through_pegboard_web_is_answered_and_drops_nobody(board, web):  # noqa: F811
+    keep_a_game(board, web.port, dict(os.environ))
     open_ = Attached(web.port, dict(os.environ))
+    demo = None
     try:
+        before = board_counts(open_.hub)
+        assert before[0]["total"] >= 1, before
+        demo = subprocess.Popen([sys.executable, "-m", "pegboard", "demo", "--port", web.port],
+                                stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        until(lambda: demo.pid in users_pids(hub_for(web.port)), 20, "the demo to attach")
         other, _ = ws_join(web, web.token)
         flood, _ = ws_join(web, web.token)
         for i in range(FLOOD):
@@ -490,7 +503,12 @@ def test_a_flood_through_pegboard_web_is_answered_and_drops_nobody(web):  # noqa
         while json.loads(other.recv(timeout=10)).get("id") != "mine":
             pass
         open_.still_attached()
+        assert demo.wait(120) == 0, demo.stdout.read()  # the demo ran to its end
+        assert board_counts(open_.hub) == before  # the board's kept games and their counts are untouched
     finally:
+        if demo is not None and demo.poll() is None:
+            demo.terminate()
+            demo.wait(10)
         open_.close()
 
 
