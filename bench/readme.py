@@ -1,6 +1,10 @@
 """The README's figures come from the bench, not from typing: `python -m bench` keeps its results
-in bench/results.json and rewrites the table between the two markers in README.md from them;
-`python -m bench --readme` rewrites the table from the saved results without measuring.
+in bench/results.json and rewrites the table between the two markers in README.md from them, and
+every figure quoted in the text of README.md and docs/*.md, written between inline markers
+`<!--bench:KEY-->...<!--/bench-->` (KEY a figure's name, `KEY:budget` its budget, `KEY:share` the
+share of its budget it uses, `margin` the largest such share of all); `python -m bench --readme`
+rewrites them from the saved results without measuring. tests/test_bench_readme.py fails when a
+quoted figure is not what results.json says.
 
 Each row says where its figure comes from: RP2040 timings are thumbvm's emulated Cortex-M0+ cycles
 at 125 MHz (bench/util.py; "RP2040, emulated"), shown with their cycle count, worst sample and the
@@ -12,6 +16,7 @@ from __future__ import annotations
 import json
 import os
 import platform
+import re
 import time
 from pathlib import Path
 from typing import Any
@@ -19,17 +24,19 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 RESULTS = ROOT / "bench" / "results.json"
 README = ROOT / "README.md"
+DOCS = ROOT / "docs"
+QUOTED = re.compile(r"<!--bench:([\w.]+)(?::(\w+))?-->(.*?)<!--/bench-->", re.S)  # a figure quoted in the text
 BEGIN = "<!-- bench figures: made by `python -m bench` from bench/results.json; do not edit by hand -->"
 END = "<!-- end of bench figures -->"
 
 # what each figure is, for a reader of the README (figures without one show their key)
 ABOUT = {
-    "core.t5_counts_all_starts": "counts for all 15 starts, 15 holes (438,984 solutions), numpy engine",
+    "core.t5_counts_all_starts": "counts for all 15 starts, 15 holes, numpy engine",
     "core.t5_counts_all_starts_core": "the same, the pure core (the chip's code) on CPython",
     "core.t6_counts_all_starts": "counts for all 21 starts, 21 holes, numpy engine",
     "core.t5_count_corner_plain_backtracking": "count from a corner by plain backtracking (no memo)",
     "core.t5_count_corner_memo_speedup": "memoised count vs plain backtracking (corner start, pure core)",
-    "core.t5_enumerate_all_solutions": "every solution from every start listed (438,984), pure core",
+    "core.t5_enumerate_all_solutions": "every solution from every start listed, pure core",
     "core.t7_solvability_all_starts": "solvability of all 28 starts, 28 holes, pure core",
     "core.hint_latency_median": "hint lookup, median over every position a hand can set",
     "core.hint_latency_worst": "hint lookup, worst of every position a hand can set",
@@ -91,7 +98,7 @@ EXTRAS = (("cycles", "%s cycles"), ("cpu_ms", "CPU %s ms"), ("flash_ms", "flash 
           ("rp2040_estimate_ms", "est. RP2040: %s ms"), ("measured_us", "VM: %s µs"),
           ("measured_ms", "VM: %s ms"), ("vm_ms", "VM: %s ms"), ("unix_64bit_vm_bytes", "64-bit VM: %s bytes"),
           ("thumbvm_bytes", "thumbvm: %s bytes"), ("smallest_heap_kb", "smallest heap %s KB"),
-          ("skipped", "skipped: %s"))
+          ("skipped", "skipped: %s"), ("total", "%s solutions"), ("solutions", "%s solutions"))
 
 
 def _num(v: Any) -> str:
@@ -136,7 +143,8 @@ def table(results: dict[str, Any]) -> str:
     when = results.get("when", "?")
     where = results.get("machine", "?")
     lines = [BEGIN, "",
-             "Run %s on %s (`bench/results.json` has every field). RP2040 timings are emulated: "
+             "Run %s on %s (`bench/results.json` has every field, and in `runs` the date, commit and "
+             "firmware of each bench module's last run). RP2040 timings are emulated: "
              "thumbvm's Cortex-M0+ cycles at 125 MHz under the cycle model in "
              "`host/pegboard/sim/thumbvm/host.c` (`docs/chip-runtime.md`: what it leaves out), the same on "
              "every PC; flash writes add the W25Q16JV data sheet's times. None was measured on a board."
@@ -167,12 +175,39 @@ def save(figures: dict[str, Any], replace_all: bool) -> dict[str, Any]:
             placed.add(module(k))
             merged.update({n: f for n, f in figures.items() if module(n) == module(k)})
     merged.update(figures)  # modules not saved before: at the end
-    out = {"when": time.strftime("%Y-%m-%d", time.gmtime()),
+    when = time.strftime("%Y-%m-%d", time.gmtime())
+    runs = {} if replace_all else dict(json.loads(RESULTS.read_text()).get("runs", {}) if RESULTS.exists() else {})
+    for name in sorted(ran):  # which run made each module's figures: a partial run replaces only its own
+        runs[name] = {"when": when, "commit": _commit(), "firmware": firmware_digest()}
+    out = {"when": when,
            "machine": "%s, %d cores, Python %s" % (platform.machine(), os.cpu_count() or 0,
                                                    platform.python_version()),
-           "ok": all(f.get("ok", True) for f in merged.values()), "figures": merged}
+           "ok": all(f.get("ok", True) for f in merged.values()), "runs": runs, "figures": merged}
     RESULTS.write_text(json.dumps(out, indent=2) + "\n")
     return out
+
+
+def firmware_digest() -> str:
+    """A digest of the firmware's files (firmware/, as the chip runs them): the figures a run made
+    from the firmware are of this firmware only (tests/test_bench_readme.py compares it)."""
+    import hashlib
+
+    h = hashlib.sha256()
+    base = ROOT / "firmware"
+    for path in sorted(p for p in base.rglob("*") if p.is_file() and "__pycache__" not in p.parts):
+        h.update(path.relative_to(base).as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
+    return h.hexdigest()[:16]
+
+
+def _commit() -> str | None:
+    """The commit the run started from (its tree may hold changes not committed yet: `firmware` says)."""
+    import subprocess
+
+    try:
+        return subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True,
+                              timeout=10).stdout.strip() or None
+    except (OSError, subprocess.SubprocessError):
+        return None
 
 
 def update_readme(results: dict[str, Any] | None = None) -> bool:
@@ -186,4 +221,54 @@ def update_readme(results: dict[str, Any] | None = None) -> bool:
     head, rest = text.split(BEGIN, 1)
     tail = rest.split(END, 1)[1]
     README.write_text(head + table(results) + tail)
+    update_quoted(results)
     return True
+
+
+def _budgeted(figures: dict[str, Any]) -> list[tuple[float, str]]:
+    """(share of its budget, name) of every figure with an upper budget and a value."""
+    out = []
+    for name, fig in figures.items():
+        value, budget = fig.get("value"), fig.get("budget")
+        if isinstance(value, (int, float)) and isinstance(budget, (int, float)) and budget > 0 \
+                and not fig.get("at_least") and not isinstance(value, bool):
+            out.append((value / budget, name))
+    return out
+
+
+def quoted(results: dict[str, Any], key: str, field: str | None) -> str:
+    """The text a quoted figure stands for: KEY's value with its unit, its budget, or its share."""
+    figures = results["figures"]
+    if key == "margin":  # the chip timing (thumbvm's) nearest its budget
+        chip = {n: f for n, f in figures.items() if f.get("unit") in (RP2040_UNIT, FLASH_UNIT)}
+        share, name = max(_budgeted(chip))
+        return "%d %%" % round(share * 100)
+    fig = figures[key]  # KeyError: a quoted figure the bench does not make
+    base = str(fig.get("unit", "")).split(" (", 1)[0]  # "ms (RP2040: ...)": ms
+    if field == "budget":
+        return ("%s %s" % (_num(fig["budget"]), base)).strip()
+    if field == "share":
+        return "%d %%" % round(fig["value"] / fig["budget"] * 100)
+    if field not in (None, "value"):
+        raise KeyError("%s: no such field of a quoted figure (value, budget, share)" % field)
+    return ("%s %s" % (_num(fig["value"]), base)).strip()
+
+
+def quote_figures(text: str, results: dict[str, Any]) -> str:
+    return QUOTED.sub(lambda m: "<!--bench:%s%s-->%s<!--/bench-->" % (
+        m.group(1), ":" + m.group(2) if m.group(2) else "", quoted(results, m.group(1), m.group(2))), text)
+
+
+def documents() -> list[Path]:
+    return [README] + sorted(DOCS.glob("*.md"))
+
+
+def update_quoted(results: dict[str, Any] | None = None) -> None:
+    """Rewrite every quoted figure in README.md and docs/*.md from `results` (default: results.json)."""
+    if results is None:
+        results = json.loads(RESULTS.read_text())
+    for path in documents():
+        text = path.read_text(encoding="utf-8")
+        new = quote_figures(text, results)
+        if new != text:
+            path.write_text(new, encoding="utf-8")
