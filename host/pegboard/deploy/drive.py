@@ -219,11 +219,6 @@ def look_for_drives(search: Search | None = None) -> Found:
     return found
 
 
-def find_drives() -> list[Path]:
-    """Mounted drives CircuitPython wrote a boot_out.txt on."""
-    return look_for_drives().drives
-
-
 def drive_example(system: str | None = None) -> str:
     """How to give the drive by hand on this system, and how to find it."""
     system = system or _platform()
