@@ -35,7 +35,7 @@ UNFED_BUDGET_MS = WATCHDOG_MS * 7 // 10  # the margin docs/chip-runtime.md keeps
 
 
 def _drive(where: Path, mpy_cross: str | None) -> Path:
-    from pegboard.deploy.drive import deploy
+    from pegboard.deploy.install import deploy
     from pegboard.deploy.mpycross import version_of
 
     d = where / "CIRCUITPY"

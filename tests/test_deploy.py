@@ -14,7 +14,8 @@ from conftest import ROOT
 from support import play_a_solution, state_when, until
 
 from pegboard.commands.cli import main
-from pegboard.deploy.drive import chip_modules, drive_info, is_circuitpy
+from pegboard.deploy.bootout import drive_info, is_circuitpy
+from pegboard.deploy.plan import chip_modules
 from pegboard.deploy.settings_merge import merge_settings
 from pegboard.sim import Simulator
 

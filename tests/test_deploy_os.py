@@ -17,7 +17,8 @@ import pytest
 from conftest import ROOT
 from test_deploy import deploy
 
-from pegboard.deploy import drive as drv
+from pegboard.deploy import find, write
+from pegboard.deploy import system as host_system
 
 BOOT_OUT = ("Adafruit CircuitPython 9.2.1 on 2024-11-20; Raspberry Pi Pico with rp2040\n"
             "Board ID:raspberry_pi_pico\nUID:E6616407E3646B2F\n")
@@ -80,41 +81,41 @@ def windows_machine(tmp_path: Path) -> tuple[FakeKernel32, Any]:
     board_drive(tmp_path / "F", boot_out=False)
     board_drive(tmp_path / "G")
     (tmp_path / "A").mkdir()
-    k = FakeKernel32({"A": (drv.DRIVE_REMOVABLE, None), "C": (drv.DRIVE_FIXED, "Windows"),
-                      "E": (drv.DRIVE_REMOVABLE, "CIRCUITPY"), "F": (drv.DRIVE_REMOVABLE, "CIRCUITPY"),
+    k = FakeKernel32({"A": (find.DRIVE_REMOVABLE, None), "C": (find.DRIVE_FIXED, "Windows"),
+                      "E": (find.DRIVE_REMOVABLE, "CIRCUITPY"), "F": (find.DRIVE_REMOVABLE, "CIRCUITPY"),
                       "G": (4, "CIRCUITPY")}, root_of)
     return k, root_of
 
 
 def test_a_windows_drive_is_found_by_its_label_and_boot_out_txt(tmp_path):
     k, root_of = windows_machine(tmp_path)
-    search = drv.windows_roots(kernel32=k, root_of=root_of)
+    search = find.windows_roots(kernel32=k, root_of=root_of)
     assert search.named == [tmp_path / "E", tmp_path / "F"]
     assert k.labels_asked == ["A", "C", "E", "F"]  # never the network drive
-    assert k.error_modes[0] & drv.SEM_FAILCRITICALERRORS and k.error_modes[-1] == 0  # no "insert a disk" box
+    assert k.error_modes[0] & find.SEM_FAILCRITICALERRORS and k.error_modes[-1] == 0  # no "insert a disk" box
     assert "the drive letters labelled CIRCUITPY (A:\\, C:\\, E:\\, F:\\, G:\\)" in search.looked_at
-    found = drv.look_for_drives(search)
+    found = find.look_for_drives(search)
     assert found.drives == [tmp_path / "E"]
     assert [p for p, _ in found.refused] == [tmp_path / "F"] and "has no boot_out.txt" in found.refused[0][1]
 
 
 def test_the_windows_label_reader_can_be_given():
-    k = FakeKernel32({"D": (drv.DRIVE_REMOVABLE, None), "E": (drv.DRIVE_REMOVABLE, None)}, lambda x: x + ":\\")
+    k = FakeKernel32({"D": (find.DRIVE_REMOVABLE, None), "E": (find.DRIVE_REMOVABLE, None)}, lambda x: x + ":\\")
     asked = []
 
     def label_of(root: str) -> str | None:
         asked.append(root)
         return "circuitpy" if root == "E:\\" else "DATA"
 
-    assert drv.windows_roots(kernel32=k, label_of=label_of).named == [Path("E:\\")]
+    assert find.windows_roots(kernel32=k, label_of=label_of).named == [Path("E:\\")]
     assert asked == ["D:\\", "E:\\"] and k.labels_asked == []
 
 
 def test_pegboard_deploy_finds_the_windows_drive(capsys, tmp_path, monkeypatch):
     k, root_of = windows_machine(tmp_path)
-    monkeypatch.setattr(drv, "_platform", lambda: "win32")
-    monkeypatch.setattr(drv, "_kernel32", lambda: k)
-    monkeypatch.setattr(drv, "_letter_root", root_of)
+    monkeypatch.setattr(host_system, "name", lambda: "win32")
+    monkeypatch.setattr(find, "_kernel32", lambda: k)
+    monkeypatch.setattr(find, "_letter_root", root_of)
     monkeypatch.delattr(os, "sync", raising=False)  # Windows has none
     folders_opened = []
     real_open = os.open
@@ -127,17 +128,17 @@ def test_pegboard_deploy_finds_the_windows_drive(capsys, tmp_path, monkeypatch):
 
 
 def test_a_drive_letter_alone_means_its_root_on_windows():
-    assert drv.drive_path("E:", system="win32") == Path("E:\\")
-    assert drv.drive_path("E:\\", system="win32") == Path("E:\\")
-    assert drv.drive_path("E:", system="linux") == Path("E:")
+    assert host_system.drive_path("E:", system="win32") == Path("E:\\")
+    assert host_system.drive_path("E:\\", system="win32") == Path("E:\\")
+    assert host_system.drive_path("E:", system="linux") == Path("E:")
 
 
 def test_nothing_found_on_windows_says_which_letters_and_how_to_give_one(capsys, tmp_path, monkeypatch):
     (tmp_path / "C").mkdir()
-    k = FakeKernel32({"C": (drv.DRIVE_FIXED, "Windows")}, lambda x: str(tmp_path / x))
-    monkeypatch.setattr(drv, "_platform", lambda: "win32")
-    monkeypatch.setattr(drv, "_kernel32", lambda: k)
-    monkeypatch.setattr(drv, "_letter_root", lambda x: str(tmp_path / x))
+    k = FakeKernel32({"C": (find.DRIVE_FIXED, "Windows")}, lambda x: str(tmp_path / x))
+    monkeypatch.setattr(host_system, "name", lambda: "win32")
+    monkeypatch.setattr(find, "_kernel32", lambda: k)
+    monkeypatch.setattr(find, "_letter_root", lambda x: str(tmp_path / x))
     code, out, err = deploy(capsys, "--no-restart", "--py")
     assert code == 1 and out == ""
     assert "no CIRCUITPY drive found" in err and "drive letters labelled CIRCUITPY (C:\\)" in err
@@ -152,10 +153,10 @@ def test_macos_volumes_with_a_second_board_as_circuitpy_1(capsys, tmp_path, monk
     board_drive(vol / "CIRCUITPY 1")
     board_drive(vol / "PEGBOARD")  # a renamed drive: known by its boot_out.txt
     (vol / "Macintosh HD").mkdir()
-    found = drv.look_for_drives(drv.mac_roots(str(vol)))
+    found = find.look_for_drives(find.mac_roots(str(vol)))
     assert found.drives == [vol / "CIRCUITPY", vol / "CIRCUITPY 1", vol / "PEGBOARD"] and not found.refused
-    monkeypatch.setattr(drv, "_platform", lambda: "darwin")
-    monkeypatch.setattr(drv, "VOLUMES", str(vol))
+    monkeypatch.setattr(host_system, "name", lambda: "darwin")
+    monkeypatch.setattr(find, "VOLUMES", str(vol))
     code, _, err = deploy(capsys, "--no-restart", "--py")
     assert code == 2 and "several CIRCUITPY drives" in err and str(vol / "CIRCUITPY 1") in err
     assert "--drive" in err
@@ -177,27 +178,27 @@ def test_linux_mounts_are_read_from_the_mount_table(tmp_path):
                       "/dev/sdc1 %s vfat rw,nosuid,nodev 0 0\n"
                       "/dev/sdd1 %s vfat rw 0 0\n"
                       % (one, str(two).replace(" ", "\\040"), tmp_path / "mnt" / "USBSTICK"))
-    search = drv.linux_roots(mounts_files=[str(tmp_path / "no-such-table"), str(mounts)], globs=[])
+    search = find.linux_roots(mounts_files=[str(tmp_path / "no-such-table"), str(mounts)], globs=[])
     assert search.named == [one, two]
     assert search.looked_at == ["the mount points named CIRCUITPY* in %s" % mounts]
-    assert drv.look_for_drives(search).drives == [one, two]
+    assert find.look_for_drives(search).drives == [one, two]
 
 
 def test_linux_keeps_the_usual_mount_folders_and_a_renamed_drive(tmp_path):
     board_drive(tmp_path / "media" / "me" / "PEGBOARD")  # renamed: known by its boot_out.txt
     (tmp_path / "media" / "me" / "PHOTOS").mkdir()
     pattern = str(tmp_path / "media" / "*" / "*")
-    search = drv.linux_roots(mounts_files=[str(tmp_path / "none")], globs=[pattern])
+    search = find.linux_roots(mounts_files=[str(tmp_path / "none")], globs=[pattern])
     assert search.looked_at == ["no mount table (%s could not be read)" % (tmp_path / "none"), pattern]
-    assert drv.look_for_drives(search).drives == [tmp_path / "media" / "me" / "PEGBOARD"]
+    assert find.look_for_drives(search).drives == [tmp_path / "media" / "me" / "PEGBOARD"]
 
 
 def test_nothing_found_goes_to_stderr_naming_what_was_searched(capsys, tmp_path, monkeypatch):
     mounts = tmp_path / "mounts"
     mounts.write_text("/dev/sda2 / ext4 rw 0 0\n")
-    monkeypatch.setattr(drv, "_platform", lambda: "linux")
-    monkeypatch.setattr(drv, "MOUNTS_FILES", (str(mounts),))
-    monkeypatch.setattr(drv, "LINUX_GLOBS", (str(tmp_path / "media" / "*"),))
+    monkeypatch.setattr(host_system, "name", lambda: "linux")
+    monkeypatch.setattr(find, "MOUNTS_FILES", (str(mounts),))
+    monkeypatch.setattr(find, "LINUX_GLOBS", (str(tmp_path / "media" / "*"),))
     code, out, err = deploy(capsys, "--no-restart", "--py")
     assert code == 1 and out == ""
     err = one_line(err)
@@ -210,9 +211,9 @@ def test_a_circuitpy_drive_without_boot_out_txt_is_refused_on_stderr(capsys, tmp
     bare = board_drive(tmp_path / "media" / "me" / "CIRCUITPY", boot_out=False)
     mounts = tmp_path / "mounts"
     mounts.write_text("/dev/sdb1 %s vfat rw 0 0\n" % bare)
-    monkeypatch.setattr(drv, "_platform", lambda: "linux")
-    monkeypatch.setattr(drv, "MOUNTS_FILES", (str(mounts),))
-    monkeypatch.setattr(drv, "LINUX_GLOBS", ())
+    monkeypatch.setattr(host_system, "name", lambda: "linux")
+    monkeypatch.setattr(find, "MOUNTS_FILES", (str(mounts),))
+    monkeypatch.setattr(find, "LINUX_GLOBS", ())
     code, out, err = deploy(capsys, "--no-restart", "--py")
     assert code == 1 and out == "", out
     err = one_line(err)
@@ -243,7 +244,7 @@ def test_every_file_is_on_the_device_before_its_rename_and_the_reset_comes_last(
     d = board_drive(tmp_path / "CIRCUITPY")
     log: list[tuple[str, str]] = []
     real_fsync, real_replace = os.fsync, os.replace
-    monkeypatch.setattr(drv, "_platform", lambda: system)
+    monkeypatch.setattr(host_system, "name", lambda: system)
     monkeypatch.setattr(fcntl, "F_FULLFSYNC", 51, raising=False)  # macOS's value; Linux has none
 
     def fsync(fd: int) -> None:
@@ -283,15 +284,15 @@ def test_every_file_is_on_the_device_before_its_rename_and_the_reset_comes_last(
     for folder in {os.path.realpath((d / rel).parent) for rel in written}:
         assert (flush, folder) in log[last_replace:], "%s not flushed after the renames" % folder
     last_flush = max(i for i, e in enumerate(log) if e[0] == flush)
-    sleep = log.index(("sleep", str(drv.SETTLE_SECONDS)))
-    assert drv.SETTLE_SECONDS >= 0.5  # the firmware resets 200 ms after `reset`: the FAT has time
+    sleep = log.index(("sleep", str(write.SETTLE_SECONDS)))
+    assert write.SETTLE_SECONDS >= 0.5  # the firmware resets 200 ms after `reset`: the FAT has time
     assert last_flush < log.index(("sync", "")) < sleep < log.index(("reset", "")) == len(log) - 1
 
 
 def test_without_full_fsync_macos_falls_back_to_fsync(tmp_path, monkeypatch):
     import fcntl
 
-    monkeypatch.setattr(drv, "_platform", lambda: "darwin")
+    monkeypatch.setattr(host_system, "name", lambda: "darwin")
     monkeypatch.setattr(fcntl, "F_FULLFSYNC", 51, raising=False)
 
     def refuse(fd: int, cmd: int, *a: Any) -> Any:
@@ -301,11 +302,11 @@ def test_without_full_fsync_macos_falls_back_to_fsync(tmp_path, monkeypatch):
     synced = []
     monkeypatch.setattr(os, "fsync", synced.append)
     with open(tmp_path / "f", "wb") as f:
-        drv.flush_to_device(f.fileno())
+        write.flush_to_device(f.fileno())
         assert synced == [f.fileno()]
     monkeypatch.delattr(fcntl, "F_FULLFSYNC")
     with open(tmp_path / "g", "wb") as g:
-        drv.flush_to_device(g.fileno())
+        write.flush_to_device(g.fileno())
         assert synced[-1] == g.fileno()
 
 
@@ -326,7 +327,8 @@ def test_a_write_that_fails_says_what_to_do(capsys, tmp_path, monkeypatch):
 POSIX_ONLY = {"fcntl", "termios", "tty", "pty", "pwd", "grp", "resource", "posix", "syslog", "crypt"}
 
 
-@pytest.mark.parametrize("path", ["host/pegboard/deploy/drive.py", "host/pegboard/commands/deploy.py"])
+@pytest.mark.parametrize("path", sorted(p.relative_to(ROOT).as_posix() for p in (ROOT / "host/pegboard/deploy").glob("*.py"))
+                         + ["host/pegboard/commands/deploy.py"])
 def test_no_posix_only_module_is_imported_at_module_level(path):
     tree = ast.parse((ROOT / path).read_text())
     names = set()
@@ -338,11 +340,12 @@ def test_no_posix_only_module_is_imported_at_module_level(path):
     assert not names & POSIX_ONLY
 
 
-def test_the_drive_module_imports_and_flushes_without_fcntl(tmp_path):
+def test_the_deploy_modules_import_and_flush_without_fcntl(tmp_path):
     code = ("import sys\n"
             "for name in %r: sys.modules[name] = None\n"
-            "import pegboard.deploy.drive as d\n"
-            "d._platform = lambda: 'darwin'\n"
+            "import pegboard.commands.deploy, pegboard.deploy.find, pegboard.deploy.install, pegboard.deploy.system as s\n"
+            "import pegboard.deploy.write as d\n"
+            "s.name = lambda: 'darwin'\n"
             "f = open(sys.argv[1], 'wb'); f.write(b'x'); f.flush(); d.flush_to_device(f.fileno()); f.close()\n"
             "print('ok')\n" % sorted(POSIX_ONLY - {"posix"}))
     p = subprocess.run([sys.executable, "-c", code, str(tmp_path / "f")], capture_output=True, text=True, timeout=60)

@@ -107,7 +107,7 @@ def test_runtime_files_are_the_users_alone_and_never_written_through_a_link(monk
                                   "Adafruit CircuitPython 9.2.8`id` on x", "Adafruit CircuitPython 9.2.8-a|b on x",
                                   "Adafruit CircuitPython 9.2 on x"])
 def test_a_crafted_boot_out_gives_no_version(tmp_path, text):
-    from pegboard.deploy.drive import drive_info
+    from pegboard.deploy.bootout import drive_info
 
     (tmp_path / "boot_out.txt").write_text(text + "\nBoard ID:raspberry_pi_pico\n")
     assert drive_info(tmp_path).version is None  # refused by deploy as "names no CircuitPython version"
@@ -115,7 +115,7 @@ def test_a_crafted_boot_out_gives_no_version(tmp_path, text):
 
 @pytest.mark.parametrize("version", ["9.2.8", "10.3.0-alpha.4"])
 def test_a_plain_boot_out_version_is_taken(tmp_path, version):
-    from pegboard.deploy.drive import drive_info
+    from pegboard.deploy.bootout import drive_info
 
     (tmp_path / "boot_out.txt").write_text("Adafruit CircuitPython %s on 2025-05-28; Raspberry Pi Pico with rp2040\n"
                                            "Board ID:raspberry_pi_pico\n" % version)

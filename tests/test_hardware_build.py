@@ -3,6 +3,7 @@ assembly that tests each module before it is glued, a troubleshooting table from
 and a `pegboard selftest` that names the likely cause where the board can tell (on the simulated
 board, the firmware's own selftest request, and the bookkeeping alone)."""
 
+import csv
 import re
 import subprocess
 import sys
@@ -12,6 +13,7 @@ from pathlib import Path
 import pytest
 from fakehw import make_app, run
 
+from pegboard.commands.cli import main
 from pegboard.hardware import bom
 from pegboard.hardware.bringup import SensorLog
 
@@ -30,6 +32,29 @@ def section(title):
 
 
 # -- the parts list ----------------------------------------------------------------------------
+def test_every_row_of_bom_csv_has_the_headers_fields():
+    # read with the csv module alone: an unquoted comma in a note makes one field too many
+    with open(bom.BOM, newline="", encoding="utf-8") as f:
+        rows = list(csv.reader(f))
+    bad = [(n, len(r)) for n, r in enumerate(rows[1:], 2) if len(r) != len(rows[0])]
+    assert not bad, "bom.csv: (line, fields) with other than the header's %d: %s" % (len(rows[0]), bad)
+
+
+def test_a_malformed_row_is_an_error_naming_its_line(tmp_path, monkeypatch, capsys):
+    # bom.read must not drop a row's extra fields (csv.DictReader files them under None) nor fill missing ones
+    with open(bom.BOM, newline="", encoding="utf-8") as f:
+        rows = list(csv.reader(f))
+    for row, why in ((rows[3] + ["more notes"], "14 fields"), (rows[3][:-1], "12 fields")):
+        path = tmp_path / "bom.csv"
+        with open(path, "w", newline="", encoding="utf-8") as f:
+            csv.writer(f).writerows(rows[:3] + [row] + rows[4:])
+        with pytest.raises(ValueError, match=r"bom.csv line 4: %s, the header has 13" % why):
+            bom.read(path)
+    monkeypatch.setattr(bom, "BOM", path)  # `pegboard hardware bom` says so, exit 2, no traceback
+    capsys.readouterr()
+    assert main(["hardware", "bom"]) == 2 and "bom.csv line 4: 12 fields" in capsys.readouterr().err
+
+
 LINES = bom.read()
 
 

@@ -8,7 +8,7 @@ import sys
 import pytest
 
 from pegboard.commands.cli import main
-from pegboard.deploy.drive import is_circuitpy
+from pegboard.deploy.bootout import is_circuitpy
 from pegboard.sim import Simulator
 from pegboard.solve.solution_file import SolutionError, check_solution, load_solution
 

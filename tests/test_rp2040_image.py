@@ -15,7 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from pegboard.deploy.drive import DeployError, plan
+from pegboard.deploy.errors import DeployError
+from pegboard.deploy.plan import plan
 from pegboard.sim.rp2040.drive_image import (DriveError, build_drive, deploy_files, geometry, lfn_checksum,
                                              read_drive, short_name)
 from pegboard.sim.rp2040.layout import FLASH_BASE, FLASH_SIZE, FS_OFFSET, FS_SIZE, NVM_OFFSET, NVM_SIZE

@@ -20,14 +20,16 @@ def register(sub: Subcommands) -> None:
                     ".mpy with CircuitPython's mpy-cross when one for the drive's CircuitPython version is at hand), "
                     "the hint table and the neopixel library into lib/. settings.toml keeps every line you wrote "
                     "(your PEGBOARD_ values, CIRCUITPY_WIFI_* ...); the board's settings that are missing are "
-                    "added (all of them on a new drive, whose settings.toml is empty). First the board is told to "
-                    "keep quiet while its files change (a `quiet` request: it stops what runs, reads no file and "
-                    "compiles no code); then, once every file is flushed to the drive and a second has passed for the "
-                    "system to finish writing, to restart (a `reset` request on its data port); if it cannot be "
-                    "reached, you are told to press reset. Without --drive the drive is looked for among the "
-                    "drive letters labelled CIRCUITPY (Windows), /Volumes/CIRCUITPY* (macOS) or the mounted "
-                    "CIRCUITPY* folders (Linux). Nothing is written unless the drive's boot_out.txt "
-                    "names a CircuitPython version the firmware supports: %s." % supported_range())
+                    "added (all of them on a new drive, whose settings.toml is empty). Nothing is written unless the "
+                    "drive's boot_out.txt names a CircuitPython version the firmware supports (%s) and everything "
+                    "the deploy needs was read and checked first: the settings (UTF-8 text), the firmware's files "
+                    "and the room on the drive; a failure there leaves the drive as it was. Then the "
+                    "board is told to keep quiet while its files change (a `quiet` request: it stops what runs, "
+                    "reads no file and compiles no code); then, once every file is flushed to the drive and a "
+                    "second has passed for the system to finish writing, to restart (a `reset` request on its data "
+                    "port); if it cannot be reached, you are told to press reset. Without --drive the drive is "
+                    "looked for among the drive letters labelled CIRCUITPY (Windows), /Volumes/CIRCUITPY* (macOS) "
+                    "or the mounted CIRCUITPY* folders (Linux)." % supported_range())
     p.add_argument("--drive", help="the CIRCUITPY drive: its letter on Windows (E:\\), its mount folder on macOS "
                                    "(/Volumes/CIRCUITPY) and Linux (default: find it)")
     p.add_argument("--board", metavar="NAME",
@@ -90,8 +92,11 @@ def restart(port: str | None) -> str | None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from pegboard.deploy.drive import (DeployError, check_drive, deploy, drive_example, drive_path,
-                                       look_for_drives, settle)
+    from pegboard.deploy.errors import DeployError
+    from pegboard.deploy.find import look_for_drives
+    from pegboard.deploy.install import install, prepare
+    from pegboard.deploy.system import drive_example, drive_path
+    from pegboard.deploy.write import settle
 
     if args.board and args.settings:
         raise UsageError("give --board or --settings, not both")
@@ -111,16 +116,16 @@ def run(args: argparse.Namespace) -> int:
             raise UsageError("several CIRCUITPY drives (%s): choose one with --drive, e.g. `pegboard deploy --drive "
                              "%s`" % (", ".join(map(str, found.drives)), found.drives[0]))
         drive = found.drives[0]
-    try:
-        info = check_drive(drive, args.any_version)  # before the board is asked anything
+    try:  # everything read and checked before the board is asked anything and the first byte is written
+        staged = prepare(drive, Path(args.settings) if args.settings else None, args.board, args.mpy_cross,
+                         compile_modules=not args.py, any_version=args.any_version)
     except DeployError as e:
         raise UsageError(str(e)) from None
-    print("deploying to %s (CircuitPython %s)" % (drive, info.version))
+    print("deploying to %s (CircuitPython %s)" % (drive, staged.info.version))
     if not args.no_restart:
         quiet(args.port)
     try:
-        r = deploy(drive, Path(args.settings) if args.settings else None, args.board, args.mpy_cross,
-                   compile_modules=not args.py, any_version=args.any_version)
+        r = install(drive, staged)
     except DeployError as e:
         raise UsageError(str(e)) from None
     for rel in r.written:
@@ -128,7 +133,7 @@ def run(args: argparse.Namespace) -> int:
     for rel in r.removed:
         print("  removed %s (left from an earlier deploy)" % rel)
     if r.compiled:
-        print("modules compiled to .mpy for CircuitPython %s" % info.version)
+        print("modules compiled to .mpy for CircuitPython %s" % staged.info.version)
     else:
         print("modules copied as .py source: %s" % r.why_source)
     if r.settings_added:

@@ -61,10 +61,12 @@ def _drawing(what: str, path: str | None) -> int:
         _write(drawings.hole_section_svg(), path)
     elif what == "box":
         _write(drawings.box_svg(), path)
-    elif what == "bom-md":
-        _write_text(bom.markdown(bom.read()), path)
     else:
-        _write_text(bom.table(bom.read()), path)
+        try:
+            lines = bom.read()
+        except bom.BomError as e:
+            raise UsageError(str(e)) from None
+        _write_text(bom.markdown(lines) if what == "bom-md" else bom.table(lines), path)
     return 0
 
 

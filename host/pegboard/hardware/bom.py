@@ -13,6 +13,7 @@ from __future__ import annotations
 import csv
 import math
 from dataclasses import dataclass
+from pathlib import Path
 
 from pegboard.hardware.boards import ROOT
 
@@ -54,10 +55,24 @@ class Line:
         return math.ceil(round(self.qty(holes), 6) / self.pack)
 
 
-def read(path=BOM) -> list[Line]:
+class BomError(ValueError):
+    """A row of the parts list whose fields do not match its header."""
+
+
+def read(path: str | Path | None = None) -> list[Line]:
+    path = BOM if path is None else path
     out = []
     with open(path, newline="", encoding="utf-8") as f:
-        for row in csv.DictReader(f):
+        reader = csv.reader(f)
+        header = next(reader, [])
+        for fields in reader:
+            if not fields:
+                continue  # a blank line, as csv.DictReader skips
+            # csv.DictReader would file a 14th field (an unquoted comma in a note) under None, unseen
+            if len(fields) != len(header):
+                raise BomError("%s line %d: %d fields, the header has %d (a comma inside a field needs the "
+                               "field in double quotes)" % (path, reader.line_num, len(fields), len(header)))
+            row = dict(zip(header, fields, strict=True))
             out.append(Line(row["item"], float(row["per_board"]), float(row["per_hole"]), float(row["per_8_holes"]),
                             row["unit"], int(row["pack"]), row["manufacturer"], row["part_number"], row["source"],
                             row["alternatives"], row["option"], row["check"], row["notes"]))

@@ -166,11 +166,6 @@ def running(kind: str = "sim") -> list[dict[str, Any]]:
     return out
 
 
-def find_running(kind: str = "sim") -> dict[str, Any] | None:
-    found = running(kind)
-    return found[0] if found else None
-
-
 def answering_sim(note: Any = None) -> dict[str, Any] | None:
     """The newest simulator that answers; each one skipped (its heartbeat is stale) is said to
     `note(text)`."""

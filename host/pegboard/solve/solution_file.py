@@ -113,7 +113,3 @@ def _start_mask(board: Board, start: Any, where: str) -> int:
             raise SolutionError("%s: start: hole %d is listed twice" % (where, h))
         mask |= 1 << (h - 1)
     return mask
-
-
-def save_solution(path: str | Path, rows: int, empty: int, moves: list[list[int]]) -> None:
-    Path(path).write_text(json.dumps({"rows": rows, "empty": empty, "moves": moves}) + "\n", encoding="utf-8")

@@ -21,11 +21,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable
 
-from pegboard.deploy import drive as deploy_drive
 from pegboard.deploy import mpycross
+from pegboard.deploy.errors import DeployError
+from pegboard.deploy.plan import FIRMWARE
 from pegboard.deploy.settings_merge import merge_settings
+from pegboard.deploy.stage import drive_files
 from pegboard.sim.rp2040.layout import FLASH_SIZE, FS_OFFSET, FS_SIZE, SECTOR_SIZE
-from pegboard.web.page import DRIVE_NAME, single_file
 
 N_FATS = 1
 RESERVED_SECTORS = 1
@@ -377,7 +378,7 @@ def read_drive(image: bytes | bytearray) -> dict[str, bytes]:
 def deploy_files(settings_path: str | Path | None = None, compile: bool = False,
                  version: str | None = None) -> list[tuple[str, bytes]]:
     """(path on the drive, content) for what `pegboard deploy --py` writes onto a fresh CIRCUITPY drive:
-    pegboard.deploy.drive.plan()'s files, the page (pegboard.html) and settings.toml, made by
+    pegboard.deploy.stage.drive_files(): the firmware and the page (pegboard.html), and settings.toml, made by
     pegboard.deploy.settings_merge from firmware/settings.toml (or `settings_path`, whose keys win, as
     --settings FILE) over the empty one CircuitPython makes. `compile`: the firmware's modules as .mpy,
     from the mpy-cross deploy would use for CircuitPython `version` (the UF2's); DeployError when none
@@ -387,24 +388,14 @@ def deploy_files(settings_path: str | Path | None = None, compile: bool = False,
         try:
             compiler = mpycross.find(None, version)
         except mpycross.MpyCrossError as e:
-            raise deploy_drive.DeployError(str(e)) from None
-    files = []
-    for src, rel in deploy_drive.plan():
-        data = src.read_bytes()
-        if compiler is not None and rel.split("/")[0] in deploy_drive.PACKAGES and rel.endswith(".py"):
-            try:
-                data = compiler.compile(src, rel)
-            except mpycross.MpyCrossError as e:
-                raise deploy_drive.DeployError(str(e)) from None
-            rel = rel[:-3] + ".mpy"
-        files.append((rel, data))
-    files.append((DRIVE_NAME, single_file().encode("utf-8")))
+            raise DeployError(str(e)) from None
+    files = drive_files(compiler)
     if settings_path is None:
-        settings, label = deploy_drive.FIRMWARE / "settings.toml", "firmware/settings.toml"
+        settings, label = FIRMWARE / "settings.toml", "firmware/settings.toml"
     else:
         settings, label = Path(settings_path), str(settings_path)
         if not settings.is_file():
-            raise deploy_drive.DeployError("settings file %s not found" % settings)
+            raise DeployError("settings file %s not found" % settings)
     merged = merge_settings("", settings.read_text(encoding="utf-8"), settings_path is not None, label)
     files.append(("settings.toml", merged.text.encode("utf-8")))
     return files
