@@ -181,9 +181,25 @@ def open_page(browser, url: str, width: int = 1280, height: int = 800):
     page = ctx.new_page()
     page.errors = []
     page.on("pageerror", lambda e: page.errors.append(str(e)))
+    page.ws_in = []  # every WebSocket message the page received, as it came: what reached it
+    page.on("websocket", lambda ws: ws.on("framereceived", lambda payload: page.ws_in.append(payload)))
     page.goto(url)
     page.wait_for_function("window.pegboardPage && pegboardPage.states > 0", timeout=15000)
     return page
+
+
+def replies_received(page) -> list[dict]:
+    """The replies (objects with an id) among the WebSocket messages the page received."""
+    out = []
+    for message in list(page.ws_in):
+        for line in (message if isinstance(message, str) else message.decode()).splitlines():
+            try:
+                obj = json.loads(line)
+            except ValueError:
+                continue
+            if isinstance(obj, dict) and "id" in obj and "event" not in obj:
+                out.append(obj)
+    return out
 
 
 def page_state(page) -> dict:
