@@ -2,11 +2,13 @@
 what a command started on the board, odd ports and odd files refused with the reason."""
 
 import json
+import math
 import os
 import signal
 import subprocess
 import sys
 import time
+import xml.etree.ElementTree as ET
 
 import pytest
 
@@ -135,13 +137,57 @@ def test_no_traceback_for_odd_input(tmp_path):
         assert p.stderr.strip(), argv
 
 
-def test_hardware_plate_writes_a_file(tmp_path, cli):
-    from pegboard.hardware.plate import plate_svg
+def _line_distance(p, a, b):
+    """Distance from point p to the line through a and b."""
+    (px, py), (ax, ay), (bx, by) = p, a, b
+    return abs((bx - ax) * (ay - py) - (ax - px) * (by - ay)) / math.hypot(bx - ax, by - ay)
 
+
+def test_hardware_plate_writes_a_file(tmp_path, cli):
     out = tmp_path / "plate.svg"
     code, stdout, err = cli("hardware", "plate", "--rows", "6", "-o", str(out))
     assert code == 0 and stdout == "" and "wrote" in err
-    assert out.read_text() == plate_svg(6, 25.0, 6.5, margin=20.0)
+    # what the plate must be, from its options (6 rows: 21 holes; the defaults: 25 mm pitch, 20 mm
+    # margin) and hardware/README.md's parts (14 mm bores; light-tube rings 14 mm outside, 6.5 mm
+    # inside, 42 for 21 holes; 21 stop discs 14 mm across)
+    svg = ET.parse(out).getroot()
+    ns = "{http://www.w3.org/2000/svg}"
+    layer = {g.get("data-layer"): g for g in svg.iter(ns + "g") if g.get("data-layer")}
+    assert sorted(layer) == ["base", "disc", "guide", "top", "tube"]
+
+    def circles(key, cls):
+        return [c for c in layer[key].iter(ns + "circle") if c.get("class") == cls]
+
+    bores = {}
+    for key in ("top", "guide", "base"):
+        found = circles(key, "bore")
+        assert sorted(int(c.get("data-hole")) for c in found) == list(range(1, 22)), key
+        assert {float(c.get("r")) for c in found} == {7.0}, key
+        bores[key] = {int(c.get("data-hole")): (float(c.get("cx")), float(c.get("cy"))) for c in found}
+    # a triangle of holes 25 mm apart, hole 1 at the top: hole (row r, place c) from 0, rows 25 sin 60 apart
+    x1, y1 = bores["top"][1]
+    h = 0
+    for r in range(6):
+        for c in range(r + 1):
+            h += 1
+            x, y = bores["top"][h]
+            assert abs(x - (x1 + (c - r / 2) * 25)) < 0.002 and abs(y - (y1 + r * 25 * math.sqrt(3) / 2)) < 0.002, h
+    assert bores["guide"] == bores["top"]  # cut through with the same bores
+    mirror = {bores["base"][n][0] + bores["top"][n][0] for n in bores["top"]}  # the base seen from below
+    assert max(mirror) - min(mirror) < 0.002 and all(bores["base"][n][1] == bores["top"][n][1] for n in bores["top"])
+    # the outline's edges 20 mm out from the corner holes' centres
+    points = [tuple(map(float, xy.split(","))) for xy in layer["top"].find(ns + "polygon").get("points").split()]
+    assert len(points) == 3
+    for corner in (1, 16, 21):
+        near = sorted(_line_distance(bores["top"][corner], points[i], points[(i + 1) % 3]) for i in range(3))
+        assert abs(near[0] - 20) < 0.01 and abs(near[1] - 20) < 0.01, corner
+    numbers = [t for t in layer["top"].iter(ns + "text") if t.get("class") == "number"]
+    assert sorted(int(t.text) for t in numbers) == list(range(1, 22))
+    rings, ring_bores = circles("tube", "tube-ring"), circles("tube", "tube-ring-bore")
+    assert len(rings) == len(ring_bores) == 42 and {float(c.get("r")) for c in rings} == {7.0}
+    assert {float(c.get("r")) for c in ring_bores} == {3.25}
+    discs = circles("disc", "stop-disc")
+    assert len(discs) == 21 and {float(c.get("r")) for c in discs} == {7.0}
     code, _, err = cli("hardware", "plate", "-o", str(tmp_path / "plate.png"))
     assert code == 2 and "must end in .svg" in err
 

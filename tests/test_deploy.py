@@ -1,12 +1,18 @@
 """`pegboard deploy` onto folders set up as CIRCUITPY drives: a fresh drive plays under the
 simulator with no edits, a redeploy keeps the maker's settings and restarts the board, only the
-chip's files are copied, and modules are compiled only by CircuitPython's own mpy-cross."""
+chip's files are copied, and modules are compiled only by CircuitPython's own mpy-cross (the .mpy
+path runs in every `make test` with a stand-in for it, tests/mpy_cross_standin.py; with the real one
+when it is given)."""
 
 from __future__ import annotations
 
+import hashlib
 import os
+import re
+import shlex
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -282,3 +288,140 @@ def test_with_circuitpythons_mpy_cross_the_modules_are_mpy(capsys, tmp_path):
 
     with pytest.raises(SimError, match="deploy it with --py"):
         Simulator(firmware=d)
+
+
+# -- the .mpy path with a stand-in mpy-cross (tests/mpy_cross_standin.py), in every `make test` ------------
+
+STANDIN = Path(__file__).resolve().parent / "mpy_cross_standin.py"
+posix_only = pytest.mark.skipif(os.name != "posix", reason="the stand-in is run through a #!/bin/sh wrapper")
+
+
+def standin_mpy_cross(tmp_path: Path, version: str = "9.2.1") -> str:
+    """The stand-in as a program deploy runs by its path, answering as CircuitPython `version`'s mpy-cross."""
+    exe = tmp_path / "standin" / "mpy-cross"
+    exe.parent.mkdir()
+    exe.write_text('#!/bin/sh\nPEGBOARD_STANDIN_VERSION=%s exec %s %s "$@"\n'
+                   % (version, shlex.quote(sys.executable), shlex.quote(str(STANDIN))))
+    exe.chmod(0o755)
+    return str(exe)
+
+
+def mpy_source_name(data: bytes) -> str:
+    """The source name a .mpy holds: its first qstr, after the 4-byte header and the two counts."""
+    at = 4
+    for _ in range(3):  # the qstr count, the object count, the first qstr's length (times 2)
+        n = 0
+        while True:
+            n = n << 7 | data[at] & 0x7F
+            at += 1
+            if not data[at - 1] & 0x80:
+                break
+    return data[at:at + (n >> 1)].decode()
+
+
+@posix_only
+def test_the_mpy_path_compiles_every_chip_module_under_its_drive_name(capsys, tmp_path, monkeypatch):
+    from pegboard.deploy.drive import PACKAGES, plan
+
+    monkeypatch.setenv("PEGBOARD_MPY_CROSS", standin_mpy_cross(tmp_path))
+    d = fresh_drive(tmp_path, version="9.2.1")
+    (d / "pegfw").mkdir()
+    (d / "pegfw" / "app.py").write_text("# an older deploy's source, which would shadow app.mpy\n")
+    code, out, err = deploy(capsys, "--drive", str(d), "--no-restart")
+    assert code == 0, out + err
+    assert "modules compiled to .mpy for CircuitPython 9.2.1" in out and "removed pegfw/app.py" in out
+    fw = ROOT / "firmware"
+    modules = [rel for _, rel in plan() if rel.split("/")[0] in PACKAGES and rel.endswith(".py")]
+    assert "pegfw/app.py" in modules and "pegcore/solver.py" in modules
+    for rel in modules:  # each module compiled from its own source, named as the drive has it
+        data = (d / (rel[:-3] + ".mpy")).read_bytes()
+        assert data[:4] == b"C\x06\x01\x1f", rel  # CircuitPython 9's .mpy: 'C', v6.1, bytecode, 31-bit small ints
+        assert mpy_source_name(data) == rel and data[-32:] == hashlib.sha256((fw / rel).read_bytes()).digest(), rel
+        assert not (d / rel).exists(), rel
+    on_drive = sorted(p.relative_to(d).as_posix() for p in d.rglob("*") if p.is_file())
+    assert sorted(p for p in on_drive if p.endswith(".mpy")) == sorted(rel[:-3] + ".mpy" for rel in modules)
+    for rel in ("code.py", "boot.py"):  # the files CircuitPython runs stay source
+        assert (d / rel).read_bytes() == (fw / rel).read_bytes()
+    assert (d / "lib" / "neopixel.py").exists()
+    from pegboard.sim import SimError
+
+    with pytest.raises(SimError, match="deploy it with --py"):
+        Simulator(firmware=d)
+
+
+@posix_only
+def test_circuitpython_10_gets_its_own_mpy_format(capsys, tmp_path):
+    d = fresh_drive(tmp_path, version="10.2.1")
+    code, out, err = deploy(capsys, "--drive", str(d), "--no-restart", "--mpy-cross", standin_mpy_cross(tmp_path, "10.2.1"))
+    assert code == 0 and "modules compiled to .mpy for CircuitPython 10.2.1" in out, out + err
+    assert (d / "pegfw" / "app.mpy").read_bytes()[:4] == b"C\x06\x03\x1f"  # mpy v6.3
+
+
+def _with_a_broken_module(monkeypatch, tmp_path: Path) -> None:
+    """deploy's plan with a module mpy-cross cannot compile (a syntax error on its line 2), after boot.py
+    and code.py and before the firmware's modules."""
+    from pegboard.deploy import drive
+
+    bad = tmp_path / "broken.py"
+    bad.write_text("x = 1\ndef (:\n")
+    files = drive.plan()
+    monkeypatch.setattr(drive, "plan", lambda: files[:2] + [(bad, "pegfw/broken.py")] + files[2:])
+
+
+@posix_only
+def test_a_module_mpy_cross_cannot_compile_stops_the_deploy_naming_it(capsys, tmp_path, monkeypatch):
+    _with_a_broken_module(monkeypatch, tmp_path)
+    d = fresh_drive(tmp_path)
+    code, out, err = deploy(capsys, "--drive", str(d), "--no-restart", "--mpy-cross", standin_mpy_cross(tmp_path))
+    assert code == 2, out + err
+    assert err.startswith("pegboard: error: mpy-cross could not compile pegfw/broken.py: ")
+    assert 'File "pegfw/broken.py", line 2' in err and "SyntaxError: invalid syntax" in err
+    assert not list(d.rglob("broken.*"))
+    assert "files written" not in out
+
+
+@posix_only
+@pytest.mark.xfail(strict=True, reason="reported, not fixed here (host/pegboard/deploy is another helper's): deploy "
+                   "writes each file as it compiles it, so a module mpy-cross refuses leaves boot.py and code.py "
+                   "of the new firmware beside the old modules")
+def test_a_module_mpy_cross_cannot_compile_leaves_the_drive_as_it_was(capsys, tmp_path, monkeypatch):
+    d = fresh_drive(tmp_path)
+    before = {p.relative_to(d).as_posix(): p.read_bytes() for p in d.rglob("*") if p.is_file()}
+    _with_a_broken_module(monkeypatch, tmp_path)
+    assert deploy(capsys, "--drive", str(d), "--no-restart", "--mpy-cross", standin_mpy_cross(tmp_path))[0] == 2
+    after = {p.relative_to(d).as_posix(): p.read_bytes() for p in d.rglob("*") if p.is_file()}
+    assert after == before
+
+
+def _run(exe: str, *args: str, cwd: Path) -> subprocess.CompletedProcess:
+    return subprocess.run([exe, *args], capture_output=True, text=True, cwd=cwd, timeout=60)
+
+
+def _mpy_crosses():
+    """The stand-in, and a real CircuitPython mpy-cross when one is given: both must answer alike."""
+    real = circuitpython_mpy_cross()
+    return ["stand-in"] + ([pytest.param(real, id="real")] if real else [])
+
+
+@posix_only
+@pytest.mark.parametrize("which", _mpy_crosses())
+def test_the_stand_in_answers_as_mpy_cross_does(tmp_path, which):
+    exe = standin_mpy_cross(tmp_path) if which == "stand-in" else which
+    version = _run(exe, "--version", cwd=tmp_path).stdout
+    assert re.match(r"CircuitPython \d+\.\d+\.\d+\S* on \S+; mpy-cross emitting mpy v6\.\d$", version.strip()), version
+    (tmp_path / "good.py").write_text("def f(x):\n    return x + 1\n")
+    p = _run(exe, "good.py", cwd=tmp_path)  # the output's default name: .py -> .mpy beside it
+    assert p.returncode == 0 and p.stdout == p.stderr == ""
+    data = (tmp_path / "good.mpy").read_bytes()
+    assert data[:2] == b"C\x06" and data[2] & 3 == int(version.split("mpy v6.")[1][0]) and data[3] == 31
+    (tmp_path / "out").mkdir()
+    p = _run(exe, "-o", str(tmp_path / "out" / "x.mpy"), "-s", "pegfw/good.py", "good.py", cwd=tmp_path)
+    assert p.returncode == 0 and mpy_source_name((tmp_path / "out" / "x.mpy").read_bytes()) == "pegfw/good.py"
+    (tmp_path / "bad.py").write_text("x = 1\ndef (:\n")
+    p = _run(exe, "-o", str(tmp_path / "bad.mpy"), "-s", "pegfw/bad.py", "bad.py", cwd=tmp_path)
+    assert p.returncode == 1 and not (tmp_path / "bad.mpy").exists()
+    assert p.stderr == 'Traceback (most recent call last):\n  File "pegfw/bad.py", line 2\nSyntaxError: invalid syntax\n'
+    p = _run(exe, cwd=tmp_path)
+    assert p.returncode == 1 and p.stderr == "no input file\n"
+    p = _run(exe, "--no-such-option", "good.py", cwd=tmp_path)
+    assert p.returncode == 1 and p.stdout.startswith("usage: ")

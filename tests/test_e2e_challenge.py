@@ -52,7 +52,7 @@ def test_the_reverse_game_and_a_bad_target_on_the_chip_runtime(sim):
     sim.control("fill", empty=5)
     sim.control("wait_idle")
     code, out = pegboard(sim, "challenge", "leave:99")
-    assert code != 0 and "1..15" in out, out
+    assert code == 2 and "the board says bad_args" in out and "1..15" in out, (code, out)  # bad input: 2
     with BoardClient(sim.data_path) as b:
         r = b.request("challenge", target="most")
         most = int(r["challenge"].split(":")[1])

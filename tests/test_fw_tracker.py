@@ -4,12 +4,12 @@ lift/place/remove, hovering, bounces, wrong holes put right again, put-backs (un
 import sys
 from pathlib import Path
 
-from hypothesis import given, settings, strategies as st
+from hypothesis import assume, event, example, given, settings, strategies as st
 
 sys.path.append(str(Path(__file__).resolve().parent.parent / "firmware"))  # last: firmware/code.py must not shadow the stdlib's code
 
 from pegcore.geometry import Board, start_mask  # noqa: E402
-from pegcore.rules import legal_jumps, popcount, verdict  # noqa: E402
+from pegcore.rules import has_move, holes_of, legal_jumps, popcount, verdict  # noqa: E402
 from pegfw.tracker import Tracker  # noqa: E402
 
 B = Board(5)
@@ -81,35 +81,108 @@ def test_every_hand_order_makes_exactly_the_intended_moves(game):
         assert ("game_over", verdict(popcount(mask)), popcount(mask)) in seen
 
 
-@settings(max_examples=200, deadline=None)
-@given(st.integers(1, 15), st.integers(0, 1000), st.integers(0, 14), st.integers(0, 14))
-def test_a_wrong_placement_is_flagged_then_recovers(empty, pick, src, dst):
+def placements_explained(mask, last):
+    """The empty holes of `mask` where a placement is explained (the reference model, from the
+    tracker's docstring): the landing hole of a legal jump, or one of the two holes the last move
+    (jump `last`) emptied (a peg put back there is an undo in progress)."""
+    ok = (1 << B.jump_from[last]) | (1 << B.jump_over[last])
+    for k in legal_jumps(B, mask):
+        ok |= B.land[k]
+    return ok & ~mask
+
+
+@st.composite
+def games_in_play(draw, min_moves=2):
+    """(empty, the jumps made, the position): min_moves or more moves from a start (fewer when the
+    game would end), the game still going
+    (a placement after game over is setup, not a flag)."""
+    empty = draw(st.integers(1, 15))
+    mask = start_mask(B, empty)
+    made = []
+    for _ in range(draw(st.integers(min_moves, 11))):
+        going = [j for j in legal_jumps(B, mask) if has_move(B, mask ^ B.flip[j])]
+        if not going:
+            break
+        j = draw(st.sampled_from(going))
+        made.append(j)
+        mask ^= B.flip[j]
+    return empty, made, mask
+
+
+@st.composite
+def wrong_placements(draw):
+    """A game in play, a peg moved from `src` into an empty hole `dst` that nothing explains, and how
+    the hand puts it right: "back" (the peg back in src) or "lift" (the stray peg lifted off)."""
+    empty, made, _ = draw(games_in_play(min_moves=5))
+    # the positions along the game where some empty hole is neither a landing nor the last move's
+    # (never after the first move; rare after the second): one of them is the position
+    where, mask = [], start_mask(B, empty)
+    for k, j in enumerate(made):
+        mask ^= B.flip[j]
+        wrong = B.full & ~mask & ~placements_explained(mask, j)
+        if wrong:
+            where.append((k + 1, mask, wrong))
+    assume(where)
+    n, mask, wrong = draw(st.sampled_from(where))
+    made = made[:n]
+    dst = draw(st.sampled_from(holes_of(wrong))) - 1
+    src = draw(st.sampled_from(holes_of(mask))) - 1
+    return empty, made, src, dst, draw(st.sampled_from(("back", "lift")))
+
+
+def play_out(empty, made):
+    """A tracker that has followed the jumps `made` from the start with hole `empty` empty, and the position."""
     t = Tracker(B)
     mask = start_mask(B, empty)
     t.reset(mask)
-    legal = legal_jumps(B, mask)
-    j = legal[pick % len(legal)]
-    mask = mask ^ B.flip[j]
-    feed(t, [mask])
-    assert t.position == mask
-    # move a peg from src to an empty dst: legal only if it is part of some jump in progress
-    if not mask >> src & 1 or mask >> dst & 1:
-        return
-    pic = (mask & ~(1 << src)) | (1 << dst)
-    # the board sees pictures, not which peg went where: a placement is fine when some legal
-    # jump lands where the peg was placed (the peg missing elsewhere is a peg in the hand)
-    explained = any(B.land[k] == 1 << dst for k in legal_jumps(B, mask))
-    prev = mask ^ B.flip[j]
-    undoing = (prev & ~mask) >> dst & 1
-    ev = t.sense(pic)
-    if popcount(pic) == B.holes - 1:
-        return  # all but one filled: that is a new game by the rules
-    if explained or undoing:
-        assert not [e for e in ev if e[0] == "illegal"]
-    else:
-        assert ("illegal", [dst + 1]) in ev and t.mode == "illegal"
-        ev = t.sense(mask)
-        assert ("recovered",) in ev and t.mode == "play" and t.position == mask
+    for j in made:
+        mask ^= B.flip[j]
+        feed(t, [mask])
+    assert t.position == mask and t.mode == "play" and t.moves == made
+    return t, mask
+
+
+J = B.find_jump
+
+
+@settings(max_examples=200, deadline=None)
+@given(wrong_placements())
+# 4-2-1, 6-5-4, 1-3-6, 7-4-2: hole 1 is no jump's landing and not the last move's; peg 15 goes there
+@example((1, [J(4, 2, 1), J(6, 5, 4), J(1, 3, 6), J(7, 4, 2)], 14, 0, "back"))
+@example((1, [J(4, 2, 1), J(6, 5, 4), J(1, 3, 6), J(7, 4, 2)], 14, 0, "lift"))
+@example((13, [J(4, 8, 13), J(1, 2, 4), J(3, 5, 8)], 5, 0, "lift"))
+def test_a_wrong_placement_is_flagged_then_recovers(case):
+    empty, made, src, dst, fix = case
+    t, mask = play_out(empty, made)
+    ev = t.sense((mask & ~(1 << src)) | (1 << dst))
+    assert ("illegal", [dst + 1]) in ev and t.mode == "illegal", ev  # flagged: that hole alone
+    event("flagged, put right by " + fix)
+    ev = t.sense(mask if fix == "back" else mask & ~(1 << src))
+    assert ("recovered",) in ev and t.mode == "play" and t.position == mask and t.moves == made, ev
+    assert not [e for e in ev if e[0] in ("move", "undo", "illegal", "new_game")]
+
+
+@st.composite
+def explained_placements(draw):
+    """A game in play and a peg moved from `src` into an empty hole `dst` a legal jump lands in
+    ("landing") or the last move emptied ("undo")."""
+    empty, made, mask = draw(games_in_play())
+    dst = draw(st.sampled_from(holes_of(placements_explained(mask, made[-1])))) - 1
+    src = draw(st.sampled_from(holes_of(mask))) - 1
+    return empty, made, src, dst
+
+
+@settings(max_examples=200, deadline=None)
+@given(explained_placements())
+@example((1, [J(4, 2, 1), J(6, 5, 4)], 0, 5))  # peg 1 put back in 6: the undo of 6-5-4 begun
+@example((1, [J(4, 2, 1), J(6, 5, 4)], 12, 1))  # peg 13 into 2: where 7-4-2 lands
+def test_a_placement_a_jump_or_an_undo_explains_is_not_flagged(case):
+    empty, made, src, dst = case
+    t, mask = play_out(empty, made)
+    last = made[-1]
+    event("an undo begun" if dst in (B.jump_from[last], B.jump_over[last]) else "a jump's landing")
+    ev = t.sense((mask & ~(1 << src)) | (1 << dst))
+    assert not [e for e in ev if e[0] == "illegal"] and t.mode == "play", ev
 
 
 def test_put_back_undoes_several_moves():

@@ -79,7 +79,10 @@ def test_finish_table_knows_where_the_last_peg_can_end(board, table):
     solver = Solver(board)
     for m in (board.full & ~1, board.full & ~(1 << 4), 0b111000011000000):
         assert sets[m] == sum(1 << (h - 1) for h in range(1, 16) if Solver(board, h).solvable(m))
-    assert solver.best_left(0b111000011000000) > 1 or sets[0b111000011000000]
+    # a last peg has a hole to end in exactly where the position can be won (holes 7, 8, 13, 14, 15: not)
+    assert solver.best_left(0b111000011000000) == 2 and sets[0b111000011000000] == 0
+    for m in range(0, board.full + 1, 7):
+        assert bool(sets[m]) == (solver.best_left(m) == 1), m
 
 
 def test_finish_table_refuses_a_table_it_does_not_belong_to(table, built, tmp_path):
@@ -167,7 +170,10 @@ def test_opening_books_are_current_and_win_from_every_solvable_start(rows):
             m ^= b.flip[j]
         assert m and not m & (m - 1)  # one peg left
         assert rest_of_line(lines, start, list(line[:3])) == line[3:]
-        assert rest_of_line(lines, start, [line[0] ^ 1]) is None or line[0] ^ 1 == line[0]
+        # off the line (another first move, or another third one), or past its end: no more of it
+        assert rest_of_line(lines, start, [line[0] ^ 1]) is None
+        assert rest_of_line(lines, start, list(line[:2]) + [line[2] ^ 1]) is None
+        assert rest_of_line(lines, start, list(line)) is None
 
 
 def test_a_damaged_book_is_refused(tmp_path):

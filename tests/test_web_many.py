@@ -6,11 +6,20 @@ from __future__ import annotations
 
 import time
 
-from websupport import Tap, WebProcess, browser, board, open_page, wait_page, web  # noqa: F401 - fixtures
+from websupport import (Tap, WebProcess, browser, board, open_page, replies_received, wait_page,  # noqa: F401
+                        web)
 
 
 def _seqs(page):
     return page.evaluate("pegboardPage.events.filter(e => typeof e.seq === 'number').map(e => e.seq)")
+
+
+def _ask(page, cmd):
+    """(the id the page's request went under, its reply): the request made through the page's own
+    protocol module, its id read in the same turn of the page's event loop."""
+    got = page.evaluate("cmd => { const p = pegboardPage.proto; const r = p.request(cmd); const id = p.token + '-' + "
+                        "p.counter; return r.then(reply => ({id: id, reply: reply})); }", cmd)
+    return got["id"], got["reply"]
 
 
 def test_two_browsers_see_the_same_events_and_each_its_own_replies(browser, board, web):  # noqa: F811
@@ -29,11 +38,16 @@ def test_two_browsers_see_the_same_events_and_each_its_own_replies(browser, boar
     hint_seq = a.evaluate("pegboardPage.events.filter(e => e.event === 'hint')[0].seq")
     assert hint_seq == b.evaluate("pegboardPage.events.filter(e => e.event === 'hint')[0].seq")
     assert [s for s in _seqs(a) if s <= hint_seq][-5:] == [s for s in _seqs(b) if s <= hint_seq][-5:]
-    got = b.evaluate("pegboardPage.proto.request('stats').then(r => r.games)")
-    assert got >= 1
-    # b's ids are its own: the same request from a is answered to a alone
-    ids = [p.evaluate("pegboardPage.proto.token") for p in (a, b)]
-    assert ids[0] != ids[1]
+    # the same request from each page is answered to the page that asked alone: each reply, under
+    # the asker's own id, reaches that page once and never the other (what their sockets received)
+    b_id, got = _ask(b, "stats")
+    a_id, _ = _ask(a, "stats")
+    assert got["games"] >= 1 and a_id != b_id
+    _ask(b, "info")  # b's socket is in order: a reply wrongly sent to b would have come before this one
+    _ask(a, "info")
+    for asker, other, rid in ((a, b, a_id), (b, a, b_id)):
+        assert [r["id"] for r in replies_received(asker)].count(rid) == 1
+        assert rid not in [r["id"] for r in replies_received(other)], rid
     assert not a.errors and not b.errors
     # a page that goes away leaves the board and the other page as they were
     a.context.close()

@@ -1,7 +1,7 @@
 """What the browser page's tests share (tests/test_web*.py): the system's Chromium driven by
-Playwright (never a downloaded browser; the tests skip, saying why, without either), a simulated
-board the `pegboard web` command finds with its hand, that command in a process of its own, and a
-tap on the board's hub that sees every line that reaches the board."""
+Playwright (never a downloaded browser; without either the tests skip, saying why, and under CI=true
+fail, saying it), a simulated board the `pegboard web` command finds with its hand, that command in
+a process of its own, and a tap on the board's hub that sees every line that reaches the board."""
 
 from __future__ import annotations
 
@@ -35,18 +35,31 @@ def chromium_path() -> str | None:
     return None
 
 
+def on_ci() -> bool:
+    """CI=true (GitHub Actions and most CI services set it): a browser suite that cannot run there fails."""
+    return os.environ.get("CI", "").strip().lower() == "true"
+
+
+def missing(reason: str) -> None:
+    """Skip with the reason; on CI, fail with it: there the page's tests must run, not vanish."""
+    if on_ci():
+        pytest.fail("CI=true: %s (the browser suite must run on CI, not be skipped)" % reason, pytrace=False)
+    pytest.skip(reason)
+
+
 def need_browser() -> str:
-    """The Chromium to drive, or the test skips with the plain reason."""
+    """The Chromium to drive, or the test skips with the plain reason (fails with it under CI=true)."""
     if sys.platform == "win32":
         pytest.skip("the page's tests run against the simulated board, which needs pseudo-terminals (Linux, macOS)")
     try:
         import playwright.sync_api  # noqa: F401
     except ImportError:
-        pytest.skip("playwright is not installed (pip install -e '.[dev]'): the browser page's tests need it")
+        missing("playwright is not installed (pip install -e '.[dev]'): the browser page's tests need it")
     path = chromium_path()
     if path is None:
-        pytest.skip("no Chromium on this machine (Debian: apt-get install chromium; or set PEGBOARD_CHROMIUM): "
-                    "the browser page's tests need one")
+        missing("no Chromium on this machine (Debian: apt-get install chromium; or set PEGBOARD_CHROMIUM): "
+                "the browser page's tests need one")
+    assert path is not None
     return path
 
 
@@ -181,9 +194,25 @@ def open_page(browser, url: str, width: int = 1280, height: int = 800):
     page = ctx.new_page()
     page.errors = []
     page.on("pageerror", lambda e: page.errors.append(str(e)))
+    page.ws_in = []  # every WebSocket message the page received, as it came: what reached it
+    page.on("websocket", lambda ws: ws.on("framereceived", lambda payload: page.ws_in.append(payload)))
     page.goto(url)
     page.wait_for_function("window.pegboardPage && pegboardPage.states > 0", timeout=15000)
     return page
+
+
+def replies_received(page) -> list[dict]:
+    """The replies (objects with an id) among the WebSocket messages the page received."""
+    out = []
+    for message in list(page.ws_in):
+        for line in (message if isinstance(message, str) else message.decode()).splitlines():
+            try:
+                obj = json.loads(line)
+            except ValueError:
+                continue
+            if isinstance(obj, dict) and "id" in obj and "event" not in obj:
+                out.append(obj)
+    return out
 
 
 def page_state(page) -> dict:
