@@ -16,7 +16,7 @@ from pegcore.solver import Solver
 
 async def _game() -> list[float]:
     from pegboard.link.client import BoardClient
-    from pegboard.sim import Simulator
+    from pegboard.sim.simulator import Simulator
     from pegboard.tui.app import BoardApp
 
     g = Geometry(5)

@@ -123,7 +123,8 @@ def run() -> dict[str, Any]:
     if not uf2:
         return _skipped("no CircuitPython UF2: set PEGBOARD_UF2 to the Raspberry Pi Pico's UF2 from circuitpython.org")
     from pegboard.link.client import BoardClient
-    from pegboard.sim import SimError, Simulator
+    from pegboard.sim.errors import SimError
+    from pegboard.sim.simulator import Simulator
     from pegcore.geometry import Board, start_mask
     from pegcore.solver import Solver
 

@@ -45,7 +45,7 @@ def _measure(chromium: str) -> list[float]:
     from playwright.sync_api import sync_playwright
 
     from pegboard.link import runtime_file
-    from pegboard.sim import Simulator
+    from pegboard.sim.simulator import Simulator
 
     g = Board(5)
     jumps = [g.move_of(j) for j in Solver(g).solution(start_mask(g, 1))]

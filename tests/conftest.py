@@ -79,7 +79,7 @@ def sim():
     simulated board takes a core while it runs, and a module's other tests need the CPU."""
     if sys.platform == "win32":
         pytest.skip("the simulated board needs pseudo-terminals (Linux, macOS)")
-    from pegboard.sim import Simulator
+    from pegboard.sim.simulator import Simulator
 
     with Simulator() as s:
         s.control("fill", empty=4)

@@ -237,7 +237,7 @@ def test_monitor_shows_both_directions_of_the_other_programs_traffic(sim, tmp_pa
 
 
 def test_mirror_plain_prints_each_move_in_words_and_the_board_after_it():
-    from pegboard.sim import Simulator
+    from pegboard.sim.simulator import Simulator
 
     with Simulator() as s:
         s.control("fill", empty=1)

@@ -23,7 +23,7 @@ from pegboard.commands.cli import main
 from pegboard.deploy.bootout import drive_info, is_circuitpy
 from pegboard.deploy.plan import chip_modules
 from pegboard.deploy.settings_merge import merge_settings
-from pegboard.sim import Simulator
+from pegboard.sim.simulator import Simulator
 
 BOOT_OUT = ("Adafruit CircuitPython {v} on 2024-11-20; Raspberry Pi Pico with rp2040\n"
             "Board ID:{board}\nUID:E6616407E3646B2F\n")
@@ -284,7 +284,7 @@ def test_with_circuitpythons_mpy_cross_the_modules_are_mpy(capsys, tmp_path):
     for mpy in list((d / "pegfw").glob("*.mpy")) + list((d / "pegcore").glob("*.mpy")):
         assert mpy.read_bytes()[:1] == b"C", mpy  # CircuitPython's format
     assert (d / "code.py").read_text() == (ROOT / "firmware/code.py").read_text()  # code.py stays source
-    from pegboard.sim import SimError
+    from pegboard.sim.errors import SimError
 
     with pytest.raises(SimError, match="deploy it with --py"):
         Simulator(firmware=d)
@@ -321,7 +321,7 @@ def mpy_source_name(data: bytes) -> str:
 
 @posix_only
 def test_the_mpy_path_compiles_every_chip_module_under_its_drive_name(capsys, tmp_path, monkeypatch):
-    from pegboard.deploy.drive import PACKAGES, plan
+    from pegboard.deploy.plan import PACKAGES, plan
 
     monkeypatch.setenv("PEGBOARD_MPY_CROSS", standin_mpy_cross(tmp_path))
     d = fresh_drive(tmp_path, version="9.2.1")
@@ -343,7 +343,7 @@ def test_the_mpy_path_compiles_every_chip_module_under_its_drive_name(capsys, tm
     for rel in ("code.py", "boot.py"):  # the files CircuitPython runs stay source
         assert (d / rel).read_bytes() == (fw / rel).read_bytes()
     assert (d / "lib" / "neopixel.py").exists()
-    from pegboard.sim import SimError
+    from pegboard.sim.errors import SimError
 
     with pytest.raises(SimError, match="deploy it with --py"):
         Simulator(firmware=d)
@@ -360,12 +360,12 @@ def test_circuitpython_10_gets_its_own_mpy_format(capsys, tmp_path):
 def _with_a_broken_module(monkeypatch, tmp_path: Path) -> None:
     """deploy's plan with a module mpy-cross cannot compile (a syntax error on its line 2), after boot.py
     and code.py and before the firmware's modules."""
-    from pegboard.deploy import drive
+    from pegboard.deploy import plan, stage
 
     bad = tmp_path / "broken.py"
     bad.write_text("x = 1\ndef (:\n")
-    files = drive.plan()
-    monkeypatch.setattr(drive, "plan", lambda: files[:2] + [(bad, "pegfw/broken.py")] + files[2:])
+    files = plan.plan()
+    monkeypatch.setattr(stage, "plan", lambda: files[:2] + [(bad, "pegfw/broken.py")] + files[2:])
 
 
 @posix_only
@@ -381,9 +381,6 @@ def test_a_module_mpy_cross_cannot_compile_stops_the_deploy_naming_it(capsys, tm
 
 
 @posix_only
-@pytest.mark.xfail(strict=True, reason="reported, not fixed here (host/pegboard/deploy is another helper's): deploy "
-                   "writes each file as it compiles it, so a module mpy-cross refuses leaves boot.py and code.py "
-                   "of the new firmware beside the old modules")
 def test_a_module_mpy_cross_cannot_compile_leaves_the_drive_as_it_was(capsys, tmp_path, monkeypatch):
     d = fresh_drive(tmp_path)
     before = {p.relative_to(d).as_posix(): p.read_bytes() for p in d.rglob("*") if p.is_file()}

@@ -10,7 +10,7 @@ import pytest
 from support import jump, runtimes
 
 from pegboard.link.client import BoardClient
-from pegboard.sim import Simulator
+from pegboard.sim.simulator import Simulator
 from pegcore.geometry import Board, start_mask
 from pegcore.rules import holes_of
 

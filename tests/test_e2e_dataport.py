@@ -10,7 +10,7 @@ import pytest
 import serial
 from support import runtimes
 
-from pegboard.sim import Simulator
+from pegboard.sim.simulator import Simulator
 
 
 @pytest.fixture(params=runtimes("chip"))

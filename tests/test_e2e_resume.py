@@ -6,7 +6,7 @@ import pytest
 from support import back_after, hand, runtimes, state_when
 
 from pegboard.link.client import BoardClient
-from pegboard.sim import Simulator
+from pegboard.sim.simulator import Simulator
 from pegcore.geometry import Board as Geometry, start_mask
 from pegcore.solver import Solver
 

@@ -16,7 +16,8 @@ import pytest
 from support import hint_lit, jump, state_when, until
 
 from pegboard.link.client import BoardClient
-from pegboard.sim import SimError, Simulator
+from pegboard.sim.errors import SimError
+from pegboard.sim.simulator import Simulator
 from pegcore.geometry import Board as Geometry, start_mask
 from pegcore.rules import legal_jumps
 from pegcore.solver import Solver

@@ -5,7 +5,7 @@ import pytest
 from support import until, hand, jump
 
 from pegboard.link.client import BoardClient, BoardError
-from pegboard.sim import Simulator
+from pegboard.sim.simulator import Simulator
 from pegcore.geometry import Board as Geometry, start_mask
 from pegcore.solver import Solver
 

@@ -10,7 +10,8 @@ import serial
 from support import RUNTIMES, hint_lit, jump, runtimes, state_when, until
 
 from pegboard.link.client import BoardClient, BoardError
-from pegboard.sim import SimError, Simulator
+from pegboard.sim.errors import SimError
+from pegboard.sim.simulator import Simulator
 from pegcore.geometry import Board as Geometry, start_mask
 from pegcore.rules import legal_jumps
 from pegcore.solver import Solver

@@ -9,7 +9,7 @@ from hypothesis import given, settings, strategies as st
 from support import runtimes
 
 from pegboard.link.client import BoardClient
-from pegboard.sim import Simulator
+from pegboard.sim.simulator import Simulator
 
 
 @settings(max_examples=200, deadline=None)

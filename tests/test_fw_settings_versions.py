@@ -15,7 +15,8 @@ from conftest import ROOT
 from support import console_line, red_blink
 
 from pegboard.deploy import circuitpython
-from pegboard.sim import SimError, Simulator
+from pegboard.sim.errors import SimError
+from pegboard.sim.simulator import Simulator
 from pegboard.sim.settings import raw_settings
 from pegfw import config
 

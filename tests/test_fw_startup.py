@@ -13,7 +13,7 @@ from fakehw import make_app, run
 from support import console_line, red_blink
 
 from pegboard.hardware.boards import SHIFT_WIRING
-from pegboard.sim import Simulator
+from pegboard.sim.simulator import Simulator
 from pegboard.sim.device.pinnames import FEATHER_RP2040, PICO
 from pegfw import config
 

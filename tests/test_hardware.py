@@ -12,7 +12,7 @@ import pytest
 from support import console_line, play_a_solution, red_blink
 
 from pegboard.hardware.plate import plate_svg
-from pegboard.sim import Simulator
+from pegboard.sim.simulator import Simulator
 from pegboard.sim.device.pinnames import BOARDS
 from pegboard.sim.settings import read_settings
 from pegcore.geometry import Board

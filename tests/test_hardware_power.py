@@ -14,7 +14,7 @@ from support import console_line, red_blink
 
 from pegboard.hardware import boards
 from pegboard.hardware.schematic import DESCRIPTION_CHARS, SUPPLIES, build
-from pegboard.sim import Simulator
+from pegboard.sim.simulator import Simulator
 from pegboard.sim.settings import read_settings
 from pegfw import colors, config
 from pegfw.lights import (CURRENT_MA_DEFAULT, CURRENT_MA_MAX, CURRENT_MA_MIN, MA_PER_CHANNEL, Limiter,

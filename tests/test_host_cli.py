@@ -9,7 +9,7 @@ import pytest
 
 from pegboard.commands.cli import main
 from pegboard.deploy.bootout import is_circuitpy
-from pegboard.sim import Simulator
+from pegboard.sim.simulator import Simulator
 from pegboard.solve.solution_file import SolutionError, check_solution, load_solution
 
 

@@ -233,7 +233,7 @@ def announce(folder, sim, age=0.0):
 
 
 def test_boards_in_two_runtime_folders_are_never_mixed(sim, tmp_path):
-    from pegboard.sim import Simulator
+    from pegboard.sim.simulator import Simulator
 
     with Simulator() as other:
         other.control("fill", empty=9)

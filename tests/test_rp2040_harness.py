@@ -8,7 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from pegboard.sim import SimError, Simulator
+from pegboard.sim.errors import SimError
+
+from pegboard.sim.simulator import Simulator
 from pegboard.sim.rp2040 import node
 from pegboard.sim.rp2040.board import Rp2040Board, wiring
 

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 from support import until
 
-from pegboard.sim import Simulator
+from pegboard.sim.simulator import Simulator
 
 ROOT = Path(__file__).resolve().parent.parent
 DEVICE = Path(os.environ.get("PEGBOARD_FAKES_UNDER_TEST") or ROOT / "host" / "pegboard" / "sim" / "device")
@@ -545,7 +545,7 @@ def test_a_board_on_the_oldest_supported_circuitpython_reads_the_pegs_held_at_st
 
 
 def test_circuitpython_before_9_2_1_is_not_simulated_as_supported():
-    from pegboard.sim import SimError
+    from pegboard.sim.errors import SimError
 
     with pytest.raises(SimError, match="9.2.1 to 10.x"):
         Simulator(circuitpython="9.2.0")

@@ -113,7 +113,7 @@ def test_without_a_terminal_the_demonstration_prints_the_true_position_after_eac
     from pegboard.link.client import BoardClient
     from pegboard.commands.ui import _scripted_show
     from pegboard.pictures.text import render_board
-    from pegboard.sim import Simulator
+    from pegboard.sim.simulator import Simulator
 
     g = Geometry(5)
     mask = start_mask(g, 5)

@@ -70,7 +70,7 @@ def test_10000_games_of_hypothesis_hands(game):
 
 def test_power_cycles_at_random_points_lose_no_game():
     from pegboard.link.client import BoardClient
-    from pegboard.sim import Simulator
+    from pegboard.sim.simulator import Simulator
 
     rnd = random.Random(7)
     with Simulator() as sim:
@@ -119,7 +119,7 @@ def sim_soak(runtime, games, seed, hangs=True):
     power cuts and hangs at random steps (mid-jump and with pegs in the hand included), and bursts
     of requests written while the game goes on; each game checked from the board's state."""
     from pegboard.link.client import BoardClient
-    from pegboard.sim import Simulator
+    from pegboard.sim.simulator import Simulator
     from pegcore.rules import holes_of
 
     rnd = random.Random(seed)

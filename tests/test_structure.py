@@ -123,8 +123,14 @@ def imports_of(name, path, known):
             subs = ["%s.%s" % (node.module, a.name) for a in node.names if "%s.%s" % (node.module, a.name) in known]
             targets = subs if subs and len(subs) == len(node.names) else [node.module] + subs
         for t in targets:
-            if t in known and t != name:
-                out.add(t)
+            # importing a.b.c runs a/b/__init__.py (and a's) first: a package's face is needed too
+            parts = t.split(".")
+            for need in [".".join(parts[:k]) for k in range(1, len(parts))] + [t]:
+                if need in known and need != name:
+                    out.add(need)
+    # and a module is loaded after its packages' faces (a/__init__.py runs before a/b.py)
+    parts = name.split(".")
+    out |= {p for p in (".".join(parts[:k]) for k in range(1, len(parts))) if p in known and p != name}
     return out
 
 

@@ -9,7 +9,7 @@ import time
 
 import pytest
 
-from pegboard.sim import Simulator
+from pegboard.sim.simulator import Simulator
 from pegboard.sim import thumbvm
 from pegboard.link.client import BoardClient
 from support import until

@@ -9,7 +9,7 @@ from pegcore.geometry import Board as Geometry, start_mask
 from pegcore.solver import Solver
 
 from pegboard.link.client import BoardClient
-from pegboard.sim import Simulator
+from pegboard.sim.simulator import Simulator
 from textual.color import Color
 
 from pegboard.tui.app import ROLES, BoardApp

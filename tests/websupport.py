@@ -81,7 +81,7 @@ def announced_board(tmp_path, runtime=None):
     """A simulated board at a stable path, announced in the runtime folder with its control port
     (as `pegboard sim` does), filled with hole 1 empty: a generator for a fixture."""
     from pegboard.link import runtime_file
-    from pegboard.sim import Simulator
+    from pegboard.sim.simulator import Simulator
 
     link = str(tmp_path / "board")
     with Simulator(link=link, **({"runtime": runtime} if runtime else {})) as sim:

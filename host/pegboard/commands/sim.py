@@ -64,7 +64,8 @@ def run(args: argparse.Namespace) -> int:
 
     if sys.platform == "win32":
         raise UsageError(NO_PTYS)
-    from pegboard.sim import SimError, Simulator
+    from pegboard.sim.errors import SimError
+    from pegboard.sim.simulator import Simulator
     from pegboard.link import runtime_file
     from pegboard.sim.settings import SettingsError
 

@@ -107,7 +107,7 @@ def play(args: argparse.Namespace) -> int:
         raise UsageError(NO_PTYS)
     from pegboard.link import runtime_file
     from pegboard.link.hub_link import HubLink
-    from pegboard.sim import Simulator
+    from pegboard.sim.simulator import Simulator
 
     if not sys.stdout.isatty():
         print(NO_TERMINAL_PLAY, file=sys.stderr, flush=True)
