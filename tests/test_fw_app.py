@@ -385,7 +385,7 @@ def as_on_the_chip():
 
     for name in ("pegcore.parity", "pegcore.search", "pegcore.finishfile", "pegcore.book", "pegfw.jobs", "pegfw.job",
                  "pegfw.show_watch", "pegfw.show_chase", "pegfw.game_requests", "pegfw.board_requests",
-                 "pegfw.position_requests", "pegfw.store_records"):
+                 "pegfw.position_requests", "pegfw.store_records", "pegfw.store_tokens"):
         unload(name)
 
 

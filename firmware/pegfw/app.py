@@ -64,6 +64,7 @@ class App:
             self.store.compact()  # a new, foreign or damaged record: rewritten now, not mid-game
         ondemand.unload("pegfw.store_log")
         ondemand.unload("pegfw.store_records")
+        ondemand.unload("pegfw.store_tokens")
         self.runtime = runtime or sys.implementation.name
         self.shows = ShowRunner(self.link, self.board)
         self.requests = Dispatcher(self)

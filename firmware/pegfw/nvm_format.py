@@ -1,6 +1,7 @@
 """The layout of the board's NVM record (docs/protocol.md, "What the board keeps"): a 16-byte
-header, then a log of entries in erased flash. Shared by pegfw.store (writing the record) and
-pegfw.store_log (reading it at start-up) and pegfw.store_records (rewriting it, and the games kept)."""
+header, then a log of entries in erased flash. Shared by pegfw.store (writing the record),
+pegfw.store_tokens (reading it, entry by entry), pegfw.store_log (replaying it at start-up) and
+pegfw.store_records (rewriting it, and the games kept)."""
 
 MAGIC = b"PB"
 VERSION = 3  # REC entries came later in version 3: older firmware ends the log at one (and compacts)
@@ -16,7 +17,7 @@ SET = 0xF4    # + start mask (7 bits a byte) + finish hole (0: none): a game fro
 CSET = 0xF5   # the same, carried over by a compaction
 ABANDON = 0xF6  # the game in progress ended unfinished (the board emptied)
 GOAL = 0xF8   # + goal code: a challenge set for the game in progress after its start entry
-# REC = 0xF7: a game carried over by a compaction (in pegfw.store_records, loaded only for that work)
+# REC = 0xF7: a game carried over by a compaction (below)
 CHUNK = 64    # bytes read at a time at start-up
 
 

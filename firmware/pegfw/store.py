@@ -121,6 +121,7 @@ class Store:
         self.rewriting = None
         ondemand.load("pegfw.store_records").compact(self)
         ondemand.unload("pegfw.store_records")
+        ondemand.unload("pegfw.store_tokens")  # (store_records reads the log with it)
 
     def compact_step(self):
         """One slice of a rewrite of the record (pegfw.store_records.rewrite), in a loop pass where
@@ -139,6 +140,7 @@ class Store:
         if self.rewriting is not None:
             self.rewriting = None
             ondemand.unload("pegfw.store_records")
+            ondemand.unload("pegfw.store_tokens")
 
     def _append(self, entry):
         nvm = self.nvm

@@ -1,15 +1,17 @@
 """The games the board keeps, and the rewriting of its NVM record (pegfw.store): a compaction
 (at start-up when the record is new, foreign or damaged, else in quiet loop passes when the log is
 nearly full) writes the totals, the game in progress and the newest finished and abandoned games
-as REC entries; `games` reads them back, for the rare `records` request (cmd_records: a handler
-as those of pegfw.commands, (app, rid, req, now)). Loaded for that work and dropped
-after: the chip's heap keeps only what appends entries. Apart from pegfw.store_log (start-up's
-reading), so that neither is too big to compile in the heap a game leaves."""
+as REC entries; `games` reads them back (through pegfw.store_tokens, as start-up's replay does),
+for the rare `records` request (cmd_records: a handler as those of pegfw.commands, (app, rid, req,
+now)). Loaded for that work and dropped after: the chip's heap keeps only what appends entries.
+Apart from pegfw.store_log (start-up's replay), so that neither is too big to compile in the heap a
+game leaves."""
 
 from pegcore.rules import holes_of, popcount
 from pegfw.protocol import ProtocolError
-from pegfw.nvm_format import (ABANDON, CHUNK, CONT, CSET, FREE, GOAL, HEAD, MAGIC, NEW, OVER, REC, SET, UNDO,
-                              LEAVE_CODE, MOST_CODE, VERSION, check2, crc32, goal_ok, mask_bytes)
+from pegfw.nvm_format import (ABANDON, CHUNK, FREE, GOAL, HEAD, MAGIC, OVER, REC, UNDO, LEAVE_CODE, MOST_CODE,
+                              VERSION, check2, crc32, mask_bytes)
+from pegfw.store_tokens import entries, head
 
 TYPE_CHECKING = False  # mypy takes it as True; no typing module needed on the chip
 if TYPE_CHECKING:
@@ -26,25 +28,6 @@ def records_kept(holes, size):
     the longest (holes - 2 moves) as fit in half the log less 64 bytes; the other half is the game
     in progress's and the new games' (4096 bytes, 15 holes: 89)."""
     return max(0, (size - HEAD) // 2 - 64) // record_bytes(holes, holes - 2)
-
-
-def parse_record(store, data):
-    """A REC entry's bytes after its kind (length first), complete: (start, finish, result, moves),
-    or None if they make no sense (torn by a cut: its check fails)."""
-    nmask = mask_bytes(store.holes)
-    if len(data) < nmask + 5 or data[0] != len(data) - 1:
-        return None
-    a, b = check2(data[:-2])
-    if data[-2] != a or data[-1] != b:
-        return None
-    start = 0
-    for k in range(nmask):
-        start |= data[1 + k] << (7 * k)
-    finish, result = data[1 + nmask], data[2 + nmask]
-    moves = data[3 + nmask:-2]
-    if not start or start & ~store.full() or not goal_ok(finish, store.holes) or result > store.holes:
-        return None
-    return start, finish, result, moves
 
 
 def record_entry(store, start, finish, result, moves):
@@ -68,82 +51,33 @@ def games(store, current=False):
     moves), result the pegs left (0: abandoned unfinished). Those carried over by compactions (REC
     entries), then those the log has played since, each once it ended for good (the board emptied,
     a new game); `current`: the game in progress too once it is scored. A game with no move is
-    none. Read from the NVM itself, a chunk at a time: the chip keeps no list of them."""
-    nvm = store.nvm
-    if nvm is None or len(nvm) < HEAD:
+    none. Read from the NVM itself, a chunk at a time: the chip keeps no list of them; up to where
+    start-up's replay stops (pegfw.store_tokens: a damaged log ends at its first bad entry)."""
+    rec = head(store)
+    if not rec or rec[2] == 1:  # a log only behind a sound header of a version with one
         return
-    rec = bytes(nvm[0:HEAD])  # a log is read only behind a sound header of a version with one
-    if rec[0:2] != MAGIC or rec[2] not in (2, VERSION) or \
-            crc32(rec[:HEAD - 4]) != int.from_bytes(rec[HEAD - 4:], "little"):
-        return
-    n, at = len(nvm), HEAD
-    nmask = mask_bytes(store.holes)
-    start, finish, moves, scored = 0, 0, [], False
-    want, data, size = 0, [], 0
-    new = NEW  # a local: read at every byte
-    while at < n:
-        chunk = bytes(nvm[at:min(n, at + CHUNK)])
-        at += len(chunk)
-        for b in chunk:
-            if want:
-                data.append(b)
-                if len(data) < size:
-                    continue
-                if want == REC:
-                    if size == 1:  # its length byte: now the rest
-                        size = 1 + data[0]
-                        continue
-                    rec = parse_record(store, data)
-                    if rec is None:
-                        return  # torn: the log ends here
-                    want = 0
-                    yield rec
-                    continue
-                if want == GOAL:
-                    if not start or not goal_ok(data[0], store.holes):
-                        return
-                    finish, want = data[0], 0
-                    continue
-                if want == NEW or want == CONT:
-                    if not 1 <= data[0] <= store.holes:
-                        return
-                    start, finish = store.full() & ~(1 << (data[0] - 1)), 0
-                else:
-                    start = 0
-                    for k in range(nmask):
-                        start |= data[k] << (7 * k)
-                    finish = data[-1]
-                    if not start or start & ~store.full() or not goal_ok(finish, store.holes):
-                        return
-                want, moves, scored = 0, [], False
-            elif b < new:  # a move: most bytes are (tested first: a compaction reads the whole log)
-                if not start:
-                    return
-                moves.append(b)
-            elif b == FREE:
-                at = n  # the end of the log
-                break
-            elif b == REC or b == GOAL:  # REC: carried over (the game in progress goes on after it)
-                want, data, size = b, [], 1
-            elif b == NEW or b == CONT or b == SET or b == CSET or b == ABANDON:
-                if start and (moves or scored):  # the game before ended for good
-                    yield start, finish, (popcount(start) - len(moves) if scored else 0), moves
-                start, moves, scored = 0, [], False
-                if b != ABANDON:
-                    want, data = b, []
-                    size = 1 if b == NEW or b == CONT else nmask + 1
-            elif not start:
-                return
-            elif b == OVER:
-                scored = True
-            elif b == UNDO:
-                if not moves:
-                    return
-                scored = False
-                moves.pop()
-            else:
-                return
-    if current and start and scored and not want:
+    out = [0, 0, 0, 0]  # type: list
+    start = finish = 0
+    moves = []  # type: list
+    scored = False
+    over, carried, undo, goal, end = OVER, REC, UNDO, GOAL, FREE  # locals: read at every entry
+    for kind in entries(store, out):  # it ends where the log does, or where it makes no sense
+        if kind == over:
+            scored = True
+        elif kind == carried:  # carried over (the game in progress goes on after it)
+            yield out[0], out[1], out[3], out[2]
+        elif kind == undo:  # (its move is off `moves` already)
+            scored = False
+        elif kind == goal:
+            finish = out[1]
+        elif kind != end:  # ABANDON, or a game begins: the game before ended for good
+            if start and (moves or scored):
+                yield start, finish, (popcount(start) - len(moves) if scored else 0), moves
+            scored = False
+            start = 0 if kind == ABANDON else out[0]  # (one assignment each: no tuple made)
+            finish = out[1]
+            moves = out[2]  # entries() puts the game's moves there
+    if current and start and scored:
         yield start, finish, popcount(start) - len(moves), moves
 
 
