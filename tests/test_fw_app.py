@@ -537,7 +537,7 @@ def test_a_search_that_cannot_finish_says_so_and_leaves_nothing():
     r = ask(app, hw, "hint", passes=4000)
     assert r["error"] == "search_limit" and "after %d positions" % JOB_LIMIT in r["message"]
     assert app.job is None and "pegcore.search" not in sys.modules and "pegfw.jobs" not in sys.modules
-    # the button asks the same: the answer is an error event, and the board goes on
+    # the button asks the same: the answer is a refused event (not an error: nothing went wrong), and the board goes on
     hw.button.set(1)
     run(app, hw, 50)
     hw.button.set(0)
@@ -545,10 +545,11 @@ def test_a_search_that_cannot_finish_says_so_and_leaves_nothing():
     for _ in range(400):
         run(app, hw, 5)
         events += [json.loads(x) for x in hw.serial.lines()]
-        if app.job is None and any(e.get("event") == "error" for e in events):
+        if app.job is None and any(e.get("event") == "refused" for e in events):
             break
-    err = [e for e in events if e.get("event") == "error"]
+    err = [e for e in events if e.get("event") == "refused"]
     assert err and err[0]["code"] == "search_limit" and app.job is None
+    assert not [e for e in events if e.get("event") == "error"] and app.errors == 0
     assert ask(app, hw, "state")["mode"] == "play"
 
 

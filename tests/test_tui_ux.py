@@ -371,7 +371,7 @@ def test_words_not_python():
            {"event": "quiet", "seconds": 120}, {"event": "quiet_done", "hint_table": True},
            {"event": "something_new", "seq": 4, "a_b": None, "c": {"d": True}, "e": [1, 2]},
            {"event": "guide_step", "step": 3, "move": [4, 2, 1], "remaining": 0},
-           {"event": "guide_off", "reason": None}, {"event": "error", "message": None},
+           {"event": "guide_off", "reason": None}, {"event": "error", "message": None}, {"event": "refused", "message": None},
            {"event": "reconnected", "port": None}]
     lines = batch_text(odd)
     for line in lines:

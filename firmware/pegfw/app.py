@@ -296,8 +296,8 @@ class App:
                         else:
                             # timed from the debounced release (the event's timestamp), not this pass
                             self.hint(now, asked_at=ev.timestamp)  # lights before the event's JSON
-                    except ProtocolError as e:  # the button has no reply to carry it
-                        self.link.event("error", {"message": e.message, "code": e.code, "count": self.errors})
+                    except ProtocolError as e:  # the button has no reply to carry its refusal: an event does
+                        self.link.event("refused", {"code": e.code, "message": e.message})
                 self.link.event("button", {"pressed": False, "ms": held})
         if keys.events.overflowed:
             keys.events.clear()

@@ -76,4 +76,4 @@ class Job:
         if self.rid is not BUTTON:
             app.link.error(self.rid, code, message, extra)
         else:  # the button asked: say it on the link as an event
-            app.link.event("error", {"message": message, "code": code, "count": app.errors})
+            app.link.event("refused", {"code": code, "message": message})

@@ -146,6 +146,8 @@ def event_text(e: dict[str, Any], demo: list[list[int]] | None = None) -> str | 
             "the update is over, but the hint table did not open"
     if name == "error":
         return "the board hit an error and carries on: %s" % value_text(e.get("message"))
+    if name == "refused":
+        return "the button's request was refused: %s" % value_text(e.get("message"))
     if name == "reconnected":
         return "reconnected on %s" % (e.get("port") or "its port")
     if name == "rebooted":

@@ -93,6 +93,7 @@
       case "quiet": return "the board is being updated: hints are off for " + e.seconds + " s";
       case "quiet_done": return e.hint_table ? "the update is over: hints are on again" : "the update is over, but the hint table did not open";
       case "error": return "the board hit an error and carries on: " + e.message;
+      case "refused": return "the button's request was refused: " + e.message;
       case "lost": return "the board is gone (unplugged?): waiting for it to come back";
       case "reconnected": return "the board is back" + (e.port ? " on " + e.port : "") + ": catching up";
       case "rebooted": return "the board restarted";
