@@ -14,14 +14,18 @@ from pegcore.geometry import Board as Geometry, start_mask
 from pegcore.solver import Solver
 
 
-async def _game() -> list[float]:
+WAIT_S = 5.0  # a move not shown this long is reported as such (a figure over budget), not a crash
+
+
+async def _game() -> tuple[list[float], list[int]]:
     from pegboard.link.client import BoardClient
     from pegboard.sim.simulator import Simulator
     from pegboard.tui.app import BoardApp
 
     g = Geometry(5)
     jumps = Solver(g).solution(start_mask(g, 1))
-    times = []
+    times: list[float] = []
+    missed: list[int] = []  # moves the mirror did not show within WAIT_S
     with Simulator() as sim:
         sim.control("fill", empty=1)
         sim.control("wait_idle")
@@ -39,18 +43,20 @@ async def _game() -> list[float]:
                 logged = "%d → %d over %d" % (src, dst, over)
                 while not (str(app.query_one("#hole-%d" % over).label).startswith("○")
                            and logged in "\n".join(str(x.text) for x in app.query_one("#log").lines)):
-                    if time.perf_counter() - t > 5:
-                        raise RuntimeError("the mirror did not show move %d" % k)
+                    if time.perf_counter() - t > WAIT_S:
+                        missed.append(k)
+                        break
                     await pilot.pause(0.005)
                 times.append(time.perf_counter() - t)
             await pilot.press("q")
-    return times
+    return times, missed
 
 
 def run() -> dict[str, Any]:
-    times = asyncio.run(_game())
+    times, missed = asyncio.run(_game())
     return {
         "move_to_screen_median": figure(statistics.median(times), "s", 0.5, moves=len(times),
                                         note="hand's last lift -> hole redrawn and move logged, no key pressed"),
-        "move_to_screen_worst": figure(max(times), "s", 0.5),
+        # a move never shown counts as the whole wait: over budget, and named
+        "move_to_screen_worst": figure(max(times), "s", 0.5, not_shown=missed),
     }

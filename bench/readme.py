@@ -98,7 +98,8 @@ EXTRAS = (("cycles", "%s cycles"), ("cpu_ms", "CPU %s ms"), ("flash_ms", "flash 
           ("rp2040_estimate_ms", "est. RP2040: %s ms"), ("measured_us", "VM: %s µs"),
           ("measured_ms", "VM: %s ms"), ("vm_ms", "VM: %s ms"), ("unix_64bit_vm_bytes", "64-bit VM: %s bytes"),
           ("thumbvm_bytes", "thumbvm: %s bytes"), ("smallest_heap_kb", "smallest heap %s KB"),
-          ("skipped", "skipped: %s"), ("total", "%s solutions"), ("solutions", "%s solutions"))
+          ("skipped", "skipped: %s"), ("total", "%s solutions"), ("solutions", "%s solutions"),
+          ("not_shown", "moves never shown: %s"))
 
 
 def _num(v: Any) -> str:
@@ -120,7 +121,7 @@ def row(name: str, fig: dict[str, Any]) -> str:
     unit = str(fig.get("unit", ""))
     shown, base = UNITS.get(unit, (unit, unit))  # base: what the budget is in, too
     measured = ("%s %s" % (_num(value), shown)).strip() if value is not None else "—"
-    extras = [fmt % _num(fig[k]) for k, fmt in EXTRAS if fig.get(k) not in (None, "")]
+    extras = [fmt % _num(fig[k]) for k, fmt in EXTRAS if fig.get(k) not in (None, "", [])]
     if fig.get("worst_ms") is not None:  # a sampled figure's worst single sample, after its cycles
         worst = "worst %s ms" % _num(fig["worst_ms"])
         if fig.get("worst_cycles") is not None:

@@ -127,3 +127,15 @@ def test_a_partial_run_replaces_only_its_own_modules_run(tmp_path, monkeypatch):
     out = json.loads(readme.RESULTS.read_text())
     assert out["runs"]["core"]["firmware"] == "changed" and out["runs"]["link"] == first["link"]
     assert out["figures"] == {"core.a": {"value": 3}, "link.b": {"value": 2}}
+
+
+def test_the_heap_budget_comes_from_the_real_binarys_free_heap():
+    """bench/firmware.py's heap budget is 70 % of the free heap CircuitPython's own binary gave a bare
+    code.py (bench/realchip.py's figure, as results.json holds it), not a number raised to let code in."""
+    from bench import firmware
+
+    results = json.loads(readme.RESULTS.read_text())["figures"]
+    assert firmware.REAL_FREE_HEAP == results["realchip.free_heap_bare_code_py"]["value"]
+    assert firmware.HEAP_BUDGET == firmware.REAL_FREE_HEAP * 70 // 100
+    for name in ("firmware.heap_peak_game_and_demo", "firmware.heap_free_needed"):
+        assert results[name]["budget"] == firmware.HEAP_BUDGET, name

@@ -180,3 +180,12 @@ def test_no_import_circles_in_host_or_firmware():
 def test_the_circle_check_finds_a_circle():
     assert circles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
     assert circles({"a": {"b"}, "b": set()}) == []
+
+
+def test_the_architecture_tree_names_every_module():
+    """docs/architecture.md's tree is how a reader finds a part: every module of the host and the
+    firmware is named in it (the simulator's device fakes are named as a group)."""
+    text = (ROOT / "docs" / "architecture.md").read_text(encoding="utf-8")
+    missing = [str(path.relative_to(ROOT)) for path in project_modules().values()
+               if path.name not in ("__init__.py", "__main__.py") and path.name not in text]
+    assert not missing, "docs/architecture.md does not name: %s" % ", ".join(sorted(missing))

@@ -38,7 +38,8 @@ def _log(app):
 
 def screen_text(app):
     """The screen as plain text: what a player sees with every colour taken away (the same
-    picture export_screenshot() draws, without its styles)."""
+    picture export_screenshot() draws, without its styles). The compositor is not Textual's public API:
+    pyproject.toml pins Textual's major version for it."""
     return [strip.text for strip in app.screen._compositor.render_strips()]
 
 
