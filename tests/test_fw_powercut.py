@@ -3,8 +3,10 @@ lifted, the jumped peg lifted and the landing hole filled, in each of the 6 orde
 before or after each step, the hand going on while the firmware is down or once it is back. The
 game after the resume (its moves as the host hears them and as NVM logs them, its position) is
 checked against a model of the rules of its own: a jump is made when its end picture is reached.
-The main loop on fake hardware with flash-like NVM (fakehw.FlashNvm)."""
+And `state` says the board is starting until it has read its pegs. The main loop on fake hardware
+with flash-like NVM (fakehw.FlashNvm)."""
 
+import json
 from itertools import permutations
 
 from fakehw import FlashNvm, HW, make_app, run
@@ -13,7 +15,7 @@ from support import ask, output, stored
 
 from pegcore.geometry import Board, start_mask
 from pegcore.solver import Solver
-from pegfw.app import EMPTY_SETTLE_MS
+from pegfw.app import EMPTY_SETTLE_MS, SETTLE_MS
 
 B = Board(5)
 ORDERS = list(permutations([0, 1, 2]))  # of (lift the jumper, lift the jumped peg, fill the landing)
@@ -214,3 +216,50 @@ def test_a_jump_begun_before_a_cut_and_finished_after_it_is_a_move(game, k, orde
     hw, app, nvm, seen = cut_in_jump(line, positions, k, order, cut, offline, hold)
     assert [e["move"] for e in seen if e.get("event") == "move"] == [B.move_of(line[k])], seen
     check_game(hw, app, nvm, seen, empty, line, positions, k)
+
+
+def request(app, hw, cmd, events):
+    """One request's reply (within 10 ms); the events meanwhile go to `events`."""
+    hw.serial.rx += (json.dumps({"id": 7, "cmd": cmd}) + "\n").encode()
+    run(app, hw, 10)
+    out = output(hw)
+    events += [e for e in out if "event" in e]
+    replies = [r for r in out if "event" not in r]
+    assert len(replies) == 1, replies
+    return replies[0]
+
+
+def test_state_says_starting_until_the_pegs_are_read():
+    """Hole 3: for SETTLE_MS after power-on (longer while pegs move) the board has not read its
+    pegs. `state` says so (mode starting), not free play on an empty board, which a host would
+    take for the game dropped; a request about the pegs answers busy and a button press waits for
+    the read; then the logged game is back."""
+    line, positions = model_game(1, None)
+    nvm = FlashNvm()
+    hw, app = boot(nvm, 0)
+    show(hw, app, positions[:4])  # three moves logged
+    hw = HW(nvm=nvm)
+    hw.sensors.state = positions[3]
+    hw, app = make_app(hw)
+    seen = []
+    st_ = request(app, hw, "state", seen)
+    assert st_["mode"] == "starting" and st_["moves"] == [], st_
+    stray = 1 << B.jump_from[line[3]]  # a peg lifted and put back now and then: the read waits for rest
+    hw.button.set(1)
+    for k in range(4):
+        hw.sensors.set(positions[3] ^ (stray if k % 2 == 0 else 0))
+        run(app, hw, SETTLE_MS // 2)
+        assert request(app, hw, "state", seen)["mode"] == "starting"
+    hw.button.set(0)
+    hw.sensors.set(positions[3] ^ stray)
+    for cmd in ("hint", "play", "demo"):  # (10 ms each: the pegs not at rest for SETTLE_MS yet)
+        r = request(app, hw, cmd, seen)
+        assert not r["ok"] and r["error"] == "busy", (cmd, r)
+    assert not [e for e in seen if e["event"] in ("hint", "setup", "new_game", "resumed")], seen
+    hw.sensors.set(positions[3])
+    run(app, hw, SETTLE_MS + 20)
+    st_ = request(app, hw, "state", seen)
+    assert st_["mode"] == "play" and st_["moves"] == [B.move_of(j) for j in line[:3]], st_
+    assert [e["moves"] for e in seen if e["event"] == "resumed"] == [st_["moves"]]
+    hints = [e for e in seen if e["event"] == "hint"]  # the press, taken once the pegs are read
+    assert len(hints) == 1 and B.find_jump(*hints[0]["move"]) in jumps_of(positions[3]), hints
