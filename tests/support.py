@@ -68,7 +68,7 @@ def back_after(sim, client, resets, timeout=30.0):
     """Wait until the simulated board restarted `resets` times in all and follows a game again
     (its start-up read of the sensors adopted); return its state."""
     until(lambda: sim.control("status")["resets"] >= resets, timeout, "reset %d" % resets, every=0.1)
-    st = state_when(client, lambda st: st["mode"] != "setup", timeout, "the game to come back")
+    st = state_when(client, lambda st: st["mode"] not in ("starting", "setup"), timeout, "the game to come back")
     sim.control("wait_idle")
     return st
 

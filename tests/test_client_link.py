@@ -89,6 +89,35 @@ def test_a_gap_during_a_request_resyncs_after_its_reply():
         board.close()
 
 
+def test_a_resync_waits_for_a_board_that_is_still_starting():
+    """A state reply from a board that has not read its pegs yet (mode starting: no moves) is no
+    resync's answer: the client asks again, and reports the game it then gets."""
+    states = [{"ok": True, "seq": 3, "empty_start": None, "moves": [], "mode": "starting"},
+              dict(STATE, moves=STATE["moves"] + [[1, 3, 6]], seq=4)]
+
+    def answer(req):
+        if req["cmd"] == "hint":  # two moves' events, the middle one's lost: a gap
+            return [{"event": "move", "seq": 1, "move": [4, 2, 1]}, {"event": "move", "seq": 3, "move": [6, 5, 4]},
+                    {"id": req["id"], "ok": True, "move": [1, 2, 4]}]
+        if req["cmd"] == "state":
+            return [dict(states.pop(0) if len(states) > 1 else states[0], id=req["id"])]
+        return [{"id": req["id"], "ok": False, "error": "unknown_cmd", "message": "?"}]
+
+    board = ScriptedBoard(answer)
+    board.start()
+    try:
+        with BoardClient(board.path) as c:
+            c.request("hint")
+            events = c.poll()
+            assert [obj["cmd"] for kind, obj in board.log if kind == "got"] == ["hint", "state", "state"]
+            resync = [e for e in events if e["event"] == "resync"]
+            assert len(resync) == 1 and resync[0]["state"]["mode"] == "play"
+            assert resync[0]["missed"] == [[4, 2, 1], [6, 5, 4], [1, 3, 6]] and not resync[0]["new_game"]
+            assert c.known is not None and c.known["moves"] == states[0]["moves"]
+    finally:
+        board.close()
+
+
 def test_a_late_reply_to_a_request_that_gave_up_is_not_taken_for_the_next():
     def answer(req):
         if req["cmd"] == "slow":

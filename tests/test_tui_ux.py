@@ -387,6 +387,8 @@ def test_words_not_python():
     assert stop_text({"stopped": "demo"}) is None  # demo_done says so
     assert event_text({"event": "hint", "move": None, "best_left": 1}) == "hint: no jump left (1 peg on the board)"
     assert "None" not in mode_text({"mode": None}, 0) and "no pegs" in mode_text({"mode": "over"}, 0)
+    # a board that has not read its pegs yet is not free play on an empty board
+    assert mode_text({"mode": "starting", "pegs": []}, 0) == "the board is starting: it has not read its pegs yet"
     # a demo step: the move lit now when the demo's moves are known, else the move made
     moves = [[4, 2, 1], [6, 5, 4]]
     step = {"event": "demo_step", "step": 1, "move": [4, 2, 1]}

@@ -215,3 +215,17 @@ def test_the_page_says_challenge_events_as_the_terminal_does(browser):  # noqa: 
         said = page.evaluate("e => PegWords.eventText(e)", e)
         assert said == event_text(e), e
     page.close()
+
+
+def test_the_page_says_a_starting_board_as_the_terminal_does(browser):  # noqa: F811
+    """words.js and tui/words.py: a board that has not read its pegs yet (mode starting) is said
+    to be starting, not free play on an empty board."""
+    from pegboard.tui.words import mode_text
+
+    page = browser.new_page()
+    page.set_content("<!doctype html><title>t</title>")
+    page.add_script_tag(path=str(STATIC / "words.js"))
+    st = {"mode": "starting", "pegs": [], "target": None}
+    said = page.evaluate("st => PegWords.modeText(st, 0, true)", st)
+    assert said == mode_text(st, 0) == "the board is starting: it has not read its pegs yet"
+    page.close()

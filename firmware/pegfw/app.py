@@ -73,6 +73,7 @@ class App:
         self.released_at = None  # type: Any  # when the last short press was released (a double press)
         self.job = None  # type: Any  # long work (pegfw.job.Job), while it runs
         self.sensed = 0
+        self.starting = True  # until the first whole-board read: nothing is known of the pegs yet
         self.settle_until = None
         self.empty_since = None  # the board went empty then (a game in play ends if it stays so)
         self.moved_at = hw.ticks_ms()  # the last sensor change
@@ -102,7 +103,10 @@ class App:
 
     # -- what the game is doing ----------------------------------------------------------------
     def mode(self):
-        """setup, play, illegal, over (the tracker's), or demo (a demo or watch runs), guide."""
+        """starting (the pegs not read yet), setup, play, illegal, over (the tracker's), or demo (a
+        demo or watch runs), guide."""
+        if self.starting:
+            return "starting"
         if self.shows.kind in ("demo", "watch"):
             return "demo"
         if self.guide is not None:
@@ -252,6 +256,7 @@ class App:
             self.take_events(self.tracker.emptied())
 
     def _adopt_whole_board(self):
+        self.starting = False
         t = self.tracker
         if t.mode == "setup" and self.store.start:
             ondemand.begin("resume")  # only after a reset mid-game; its code leaves when the game is whole
@@ -438,7 +443,8 @@ class App:
         now = self.hw.ticks_ms()
         try:
             self._poll_sensors(now)
-            self._poll_button(now)
+            if not self.starting:  # a press waits in its queue until the pegs are read
+                self._poll_button(now)
             if ondemand.live("resume"):  # a resumed game's catch-up: its code is loaded until done
                 ondemand.load("pegfw.resume").catch_up(self, CATCHUP_STEPS)
             if self.link.host_left():

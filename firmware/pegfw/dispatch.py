@@ -5,7 +5,7 @@ pegfw.commands.COMMANDS; a rare command's code is loaded for its request alone (
 import gc
 
 from pegfw import commands, ondemand
-from pegfw.commands import COMMANDS, DEFERRED, EVERYDAY
+from pegfw.commands import COMMANDS, DEFERRED, EVERYDAY, GAME, POSITION
 from pegfw.protocol import ProtocolError, parse_request
 
 REQUESTS_PER_PASS = 8   # everyday requests answered in one loop pass at most (a rare one ends the pass)
@@ -50,6 +50,9 @@ class Dispatcher:
         if module is None:
             link.error(rid, "unknown_cmd", "unknown command %r" % cmd[:40])
             return False
+        if self.app.starting and (cmd == "hint" or module == GAME or module == POSITION):
+            link.error(rid, "busy", "the board is starting: it has not read the pegs yet")
+            return False  # about pegs not read yet: a hint for an empty board, a game from none
         rare = module != EVERYDAY
         try:
             self._answer(rid, module, cmd, req, now, rare)

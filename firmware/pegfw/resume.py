@@ -12,11 +12,6 @@ SEEN_LIMIT = 1500  # positions remembered by one search (heap: a set of small in
 def resume(app):
     """Take the logged game back; returns the events of judging the sensed picture against it."""
     b, store = app.board, app.store
-    if not app.sensed:  # an empty board is no game in progress: it was abandoned (or cleared after its end)
-        reason = "game_over" if store.scored else "emptied"
-        store.abandon()
-        app.link.event("setup", {"reason": reason})
-        return app.tracker.reset(0)
     pos = store.start
     moves = []
     for j in store.moves:
@@ -24,6 +19,13 @@ def resume(app):
             break  # a damaged log: keep the legal part, the search finds the rest
         pos ^= b.flip[j]
         moves.append(j)
+    if not app.sensed and not app.tracker.last_jump(pos):
+        # an empty board is no game in progress (it was abandoned, or cleared after its end),
+        # unless it is the last jump in the hand, as in live play (pegfw.tracker.emptied)
+        reason = "game_over" if store.scored else "emptied"
+        store.abandon()
+        app.link.event("setup", {"reason": reason})
+        return app.tracker.reset(0)
     app.link.event("resumed", {"empty": store.empty_start() or None, "start": holes_of(store.start),
                                "finish": store.goal if 0 < store.goal <= b.holes else None,  # (a hole, not a code)
                                "moves": [b.move_of(j) for j in moves]})

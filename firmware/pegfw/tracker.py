@@ -148,13 +148,17 @@ class Tracker:
         events = []
         if self.sensed or self.target or self.mode == "setup":
             return events
-        p = self.position
-        if self.mode != "over" and popcount(p) == 2 and has_move(self.board, p):
+        if self.last_jump(self.position):
             return events  # both pegs lifted for the last jump: a jump in progress
         self.to_setup(events, "game_over" if self.mode == "over" else "emptied")
         self.update_lifted()
         self.version += 1
         return events
+
+    def last_jump(self, p):
+        """Two pegs with a jump between them: an empty board is that jump in the hand (both pegs
+        are lifted while it is made), live or after a reset (pegfw.resume)."""
+        return popcount(p) == 2 and has_move(self.board, p)
 
     def to_setup(self, events, reason):
         """End the game (if any): the board is in setup, its position the pegs as sensed."""

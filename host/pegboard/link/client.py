@@ -32,7 +32,8 @@ class BoardClient:
     The client keeps what it knows of the game (`known`: from `state` replies and the events
     since). A gap in event sequence numbers, a restarted board (seq back to 1) or a reconnect after
     the cable was pulled makes it ask `state` once the request under way has its reply (or at the
-    end of a `poll`), and report what changed meanwhile as a synthetic event:
+    end of a `poll`; again while the board answers that it is still starting), and report what
+    changed meanwhile as a synthetic event:
     {"event": "resync", "reason": "gap"|"rebooted"|"reconnect", "state": {...},
     "missed": [moves made that it had not heard of], "undone": [moves it knew that are gone],
     "new_game": bool, "rebooted": bool}.
@@ -157,7 +158,10 @@ class BoardClient:
             self._resync_due = reason
 
     def _adopt_state(self, st: dict[str, Any]) -> None:
-        """A state reply: what the client knows from now on. If a resync was due, this is it."""
+        """A state reply: what the client knows from now on. If a resync was due, this is it;
+        unless the board is still starting (its pegs not read yet): the resync asks again."""
+        if st.get("mode") == "starting":
+            return
         if self._resync_due is not None:
             self._events.append(resync_event(self._resync_due, self.known, st))
             self._resync_due = None

@@ -262,6 +262,8 @@ def mode_text(st: dict[str, Any], n: int) -> str:
     if st.get("target"):
         return ("setting up a position (%s): fill the holes lit green (◎), take out the pegs lit "
                 "orange (⊗)" % pegs(len(st["target"])))
+    if mode == "starting":
+        return "the board is starting: it has not read its pegs yet"
     if mode == "setup":
         return ("free play: %s set by hand (hints are about them); play from here: g (live view), "
                 "`pegboard play`, or the board's button held 3 s" % pegs(n))

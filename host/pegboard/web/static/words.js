@@ -114,6 +114,7 @@
     if (st.target && st.target.length) {
       return "setting up a position (" + pegs(st.target.length) + "): fill the holes lit green (◎), take out the pegs lit orange (⊗)";
     }
+    if (st.mode === "starting") return "the board is starting: it has not read its pegs yet";
     if (st.mode === "setup") {
       return "free play: " + pegs(n) + " set by hand (hints are about them)" + (canPlay ? "; “Play from here” starts a game from them" : "");
     }
