@@ -301,7 +301,7 @@ def test_quiet_while_a_deploy_rewrites_the_drive():
         run(app, hw, 50)
         hw.button.set(0)
         run(app, hw, 50)
-        assert [e for e in output(hw) if e.get("event") == "error"]  # the button's hint: busy, said
+        assert [e for e in output(hw) if e.get("event") == "refused" and e["code"] == "busy"]  # the button's hint: busy, said
         lit = hw.frames[-1]
         assert app.limiter.limit([colors.UPDATING])[0] in lit  # the empty hole says so
         mask = start_mask(B, 1)
