@@ -94,7 +94,8 @@ class BoardLink(threading.Thread):
         return bool(events)
 
     def _animating(self) -> bool:
-        return self.state.get("mode") == "demo" or time.monotonic() < self._animated_until
+        # "starting": the board has not read its pegs yet, and an empty board tells no event when it has
+        return self.state.get("mode") in ("demo", "starting") or time.monotonic() < self._animated_until
 
     def _refresh(self) -> None:
         self.state = self.board.request("state")

@@ -88,7 +88,8 @@
   }
 
   function animating() {
-    return A.st.mode === "demo" || Date.now() < A.animatedUntil;
+    // "starting": the board has not read its pegs yet, and an empty board tells no event when it has
+    return A.st.mode === "demo" || A.st.mode === "starting" || Date.now() < A.animatedUntil;
   }
 
   function holesOf(st) { return (st.lights || []).length || A.rows * (A.rows + 1) / 2; }
