@@ -212,6 +212,15 @@ def make_app(hw: "HW | None" = None):
     return hw, app
 
 
+def boot(nvm, picture: int):
+    """Power on a board whose NVM is `nvm` with `picture` on its sensors; the start-up read adopted."""
+    hw = HW(nvm=nvm)
+    hw.sensors.state = picture
+    hw, app = make_app(hw)
+    run(app, hw, 200)
+    return hw, app
+
+
 def run(app, hw: HW, ms: int = 100, step: int = 5) -> None:
     for _ in range(max(1, ms // step)):
         hw.advance(step)

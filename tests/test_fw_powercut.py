@@ -9,7 +9,7 @@ with flash-like NVM (fakehw.FlashNvm)."""
 import json
 from itertools import permutations
 
-from fakehw import FlashNvm, HW, make_app, run
+from fakehw import HW, FlashNvm, boot, make_app, run
 from hypothesis import example, given, settings, strategies as st
 from support import ask, output, stored
 
@@ -71,14 +71,6 @@ def hand(mask, j, order):
 
 
 # -- the board ------------------------------------------------------------------------------------
-
-def boot(nvm, picture):
-    """Power on with `picture` on the board; the start-up read adopted."""
-    hw = HW(nvm=nvm)
-    hw.sensors.state = picture
-    hw, app = make_app(hw)
-    run(app, hw, 200)
-    return hw, app
 
 
 def show(hw, app, pics, hold=20):

@@ -5,7 +5,7 @@ and is scored once. The main loop with plain fake hardware and flash-like NVM (f
 import random
 
 import pytest
-from fakehw import FlashNvm, HW, make_app, run
+from fakehw import HW, FlashNvm, boot, make_app, run
 from support import ask, output
 
 from pegcore.geometry import Board, start_mask
@@ -51,13 +51,6 @@ def game(seed, empty=1):
         made.append(j)
     return pics, made, mask
 
-
-def boot(nvm, picture):
-    hw = HW(nvm=nvm)
-    hw.sensors.state = picture
-    hw, app = make_app(hw)
-    run(app, hw, 200)
-    return hw, app
 
 
 def show(hw, app, pics):

@@ -434,6 +434,15 @@ function set(core, i, v) {
   core.registers[i] = v >>> 0;
 }
 
+// a comparison's answer (-1, 0, 1) in r0 and in the flags, as the ROM's fcmp/dcmp leave them
+function setOrder(core, v) {
+  set(core, 0, v);
+  core.N = v < 0;
+  core.Z = v === 0;
+  core.C = true;
+  core.V = false;
+}
+
 function floatRoutines() {
   const f1 = (fn, cost) => (m, c) => { set(c, 0, fRes(fn(fArg(r(c, 0))))); return cost; };
   const f2 = (fn, cost) => (m, c) => { set(c, 0, fRes(fn(fArg(r(c, 0)), fArg(r(c, 1))))); return cost; };
@@ -464,11 +473,7 @@ function floatRoutines() {
     const a = r(c, 0);
     const b = r(c, 1);
     const v = flush ? order(fArg(a), fArg(b)) : orderF32Bits(a, b);
-    set(c, 0, v);
-    c.N = v < 0;
-    c.Z = v === 0;
-    c.C = true;
-    c.V = false;
+    setOrder(c, v);
     return flush ? COST.fcmpCombined : COST.fcmp;
   };
   const sincos = (cost) => (m, c) => {
@@ -548,11 +553,7 @@ function doubleRoutines() {
     const v = flush
       ? order(arg0(c), arg1(c))
       : orderF64Bits(r(c, 0), r(c, 1), r(c, 2), r(c, 3));
-    set(c, 0, v);
-    c.N = v < 0;
-    c.Z = v === 0;
-    c.C = true;
-    c.V = false;
+    setOrder(c, v);
     return flush ? COST.dcmpCombined : COST.dcmp;
   };
   const sincos = (cost) => (m, c) => {
