@@ -212,10 +212,10 @@ def make_app(hw: "HW | None" = None):
     return hw, app
 
 
-def boot(nvm, picture: int):
-    """Power on a board whose NVM is `nvm` with `picture` on its sensors; the start-up read adopted."""
+def boot(nvm, pegs: int):
+    """Power on a board whose NVM is `nvm` with `pegs` (a mask) on its sensors; the start-up read adopted."""
     hw = HW(nvm=nvm)
-    hw.sensors.state = picture
+    hw.sensors.state = pegs
     hw, app = make_app(hw)
     run(app, hw, 200)
     return hw, app

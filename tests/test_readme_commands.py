@@ -192,7 +192,10 @@ def test_readme_lines_that_need_no_board_run_as_written(line, tmp_path):
 @pytest.mark.parametrize("line", [line for line in LINES if line.split()[1] in NEED_A_BOARD])
 def test_readme_lines_that_need_a_board_say_none_was_found(line, tmp_path):
     (tmp_path / PLACEHOLDERS["FILE"]).write_text(json.dumps({"rows": 5, "empty": 1, "moves": [[4, 2, 1]]}))
-    env = dict(os.environ, XDG_RUNTIME_DIR=str(tmp_path))
+    # the runtime folder (XDG_RUNTIME_DIR/pegboard) not in the working folder: `python -c` puts that on
+    # sys.path, where an empty pegboard/ would be imported as a namespace package before the installed one
+    (tmp_path / "run").mkdir()
+    env = dict(os.environ, XDG_RUNTIME_DIR=str(tmp_path / "run"))
     for argv, _ in variants(line):
         p = subprocess.run([sys.executable, "-c", NO_SERIAL_PORTS, *argv], capture_output=True, text=True,
                            timeout=60, cwd=tmp_path, env=env)
@@ -201,7 +204,7 @@ def test_readme_lines_that_need_a_board_say_none_was_found(line, tmp_path):
             assert p.stdout == "no CircuitPython boards found, and no simulator running (try `pegboard sim`)\n"
         else:
             assert p.stderr.startswith("pegboard: no board found (looked at no serial ports at all, and for "
-                                       "simulated boards in %s" % (tmp_path / "pegboard")), (argv, p.stderr)
+                                       "simulated boards in %s" % (tmp_path / "run" / "pegboard")), (argv, p.stderr)
             assert "start the simulated one (`pegboard sim`)" in p.stderr and p.stdout == "", argv
 
 
