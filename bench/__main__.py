@@ -15,7 +15,7 @@ import sys
 import bench
 from bench import readme
 
-NOT_BENCHES = ("util", "mp", "readme")
+NOT_BENCHES = ("util", "mp", "readme", "hint_wait")  # (hint_wait: part of firmware)
 
 
 def main(argv: list[str]) -> int:

@@ -25,6 +25,7 @@ from typing import Any
 from pegboard.sim import chipvm, thumbvm
 from bench.util import THUMBVM, WORK, bench_lib, figure, ms, rp2040, stable_file, unavailable
 from bench.core import micropython_vm
+from bench import hint_wait
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -218,6 +219,8 @@ def run() -> dict[str, Any]:
     else:
         hvm = "%s: chipvm unavailable: %s" % (vm, why_not32)
     out = _timings(c, why_no_thumb, v)
+    out.update(hint_wait.run(lib, SETTINGS, nvm_image()) if c else {
+        k: unavailable(why_no_thumb, 5) for k in ("release_to_hint_lights", "request_to_hint_lights_p99")})
     # thumbvm's heap figures beside chipvm's (both 32-bit; a few hundred bytes apart)
     boot32: dict[str, Any] = {"thumbvm_bytes": c["heap_boot"]} if c else {}
     peak32: dict[str, Any] = {"thumbvm_bytes": c["heap_peak"]} if c else {}
@@ -257,9 +260,6 @@ def run() -> dict[str, Any]:
 TIMINGS = {
     "idle_loop_pass": ("idle", "idle_worst", 5),
     "sensor_event_to_lights": ("sensor", "sensor_worst", None),
-    "button_to_hint_lights": ("hint", "hint_worst", 5),
-    "button_to_hint_lights_hand_set": ("hint_set", "hint_set_worst", 5),
-    "button_to_hint_lights_challenge": ("hint_goal", "hint_goal_worst", 5),
     "boot_to_ready": ("boot", None, None),
     "code_load_on_demand_worst": ("load", None, None),
     "longest_loop_pass": ("longest_pass", None, 100),
@@ -270,15 +270,6 @@ NOTES = {
     "idle_loop_pass": "median of 2,000 idle passes (the worst and the 99th percentile beside it)",
     "sensor_event_to_lights": "median of 25 (the worst beside it): a peg lifted -> the pass that sends its "
                               "lights",
-    "button_to_hint_lights": "median of 25 (the worst beside it), from the pass that reads the debounced release "
-                             "(the keypad event; the board's stats time it from the event's timestamp); the "
-                             "debounce before it: 20-40 ms (2 scans of 20 ms, for a button bouncing 5 ms at most: "
-                             "pegfw.hardware)",
-    "button_to_hint_lights_hand_set": "median of 25 (the worst beside it): the hint button on 7 pegs set by hand "
-                                      "after the board was emptied (free play): still a table lookup",
-    "button_to_hint_lights_challenge": "median of 25 (the worst beside it): the hint button in a game with the "
-                                       "challenge \"finish in the hole that started empty\": still lookups (the "
-                                       "finish table, a byte read per position looked at)",
     "boot_to_ready": "start-up (pegfw.startup.start) in the bench's scenario, imports compiled from source; .mpy "
                      "files would load faster",
     "code_load_on_demand_worst": "the slowest of 12 modules compiled on demand (a show starting, a rare request), "
@@ -314,8 +305,6 @@ def _timings(c: dict[str, int] | None, why_not: str, host: dict[str, int]) -> di
         extra: dict[str, Any] = {}
         if name == "idle_loop_pass":
             extra = {"p99_ms": ms(c["idle_p99_ticks"]), "p99_cycles": c["idle_p99_ticks"]}
-        elif name.startswith("button_to_hint"):
-            extra = {"button_debounce_ms": [20, 40]}
         out[name] = rp2040(c[key + "_ticks"], budget, c[worst + "_ticks"] if worst else None, **extra, **same,
                            host_unix_vm_us=host_us(key + "_ticks"), note=NOTES[name])
     out["longest_pass_with_flash_write"] = flash_pass(

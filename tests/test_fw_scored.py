@@ -228,7 +228,7 @@ def test_a_host_that_lets_go_gets_no_late_answer_and_its_search_stops():
     run(app, hw, 10)
     assert app.job is not None
     hw.serial.room = 0  # the host stops reading ...
-    hw.button.set(1)  # (an event queued for it)
+    hw.sensors.set(hw.sensors.state & ~(1 << 20))  # (an event queued for it: a peg lifted)
     run(app, hw, 40)
     assert app.link.out
     hw.serial.connected = False  # ... and closes the port

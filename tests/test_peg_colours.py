@@ -286,7 +286,7 @@ def test_the_gif_draws_each_peg_in_its_colour(tmp_path):
 def test_the_tui_reads_each_hue_as_a_peg_shown_in_its_own_colour():
     from textual.color import Color
 
-    from pegboard.tui.app import hole_look, hole_role, led_role, lit_jump
+    from pegboard.tui.roles import hole_look, hole_role, led_role, lit_jump
 
     for brightness in (5, 40, 100):
         frame = [colors.EMPTY] + [hue(n) for n in range(14)]  # a full board of hues, current-limited

@@ -12,7 +12,8 @@ from pegboard.link.client import BoardClient
 from pegboard.sim.simulator import Simulator
 from textual.color import Color
 
-from pegboard.tui.app import ROLES, BoardApp
+from pegboard.tui.app import BoardApp
+from pegboard.tui.roles import ROLES
 from pegboard.tui.words import batch_text, event_text
 
 SIZE = (80, 24)
@@ -110,10 +111,13 @@ def test_set_a_position_with_the_mouse_and_play_from_it():
     asyncio.run(scenario())
 
 
-def test_whole_game_to_a_win_by_clicks_at_80x24():
+def _winning_moves_from_5():
     g = Geometry(5)
-    jumps = Solver(g).solution(start_mask(g, 5))
-    moves = [g.move_of(j) for j in jumps]
+    return [g.move_of(j) for j in Solver(g).solution(start_mask(g, 5))]
+
+
+def test_whole_game_to_a_win_by_clicks_at_80x24():
+    moves = _winning_moves_from_5()
 
     async def scenario():
         with Simulator() as sim:
@@ -137,6 +141,45 @@ def test_whole_game_to_a_win_by_clicks_at_80x24():
                 assert "one peg left" in banner and "genius" in banner
                 assert app.query_one("#banner").display
                 assert "You won: one peg left" in _log(app)
+                await pilot.press("q")
+
+    asyncio.run(scenario())
+
+
+def test_whole_game_to_a_win_from_the_keyboard_alone():
+    """No mouse (a terminal that passes no clicks): a hole's number or the arrows move the cursor,
+    Enter and space lift or place, as a click would."""
+    moves = _winning_moves_from_5()
+
+    async def scenario():
+        with Simulator() as sim:
+            app = BoardApp(BoardClient(sim.data_path), hand=sim.control)
+            async with app.run_test(size=SIZE) as pilot:
+                await _until(pilot, lambda: app.state.get("mode") == "setup", "the empty board")
+                await pilot.press("n")
+                await _until(pilot, lambda: app.state.get("empty_start") == 1, "a new game")
+
+                async def pick(hole, key="enter"):
+                    for digit in str(hole):
+                        await pilot.press(digit)
+                    assert app.cursor == hole
+                    await pilot.press(key)
+
+                # start from hole 5: the arrows to it (the first shows the cursor on 1; down to 2,
+                # down to 4, right to 5, up to 3, down to 5)
+                await pilot.press("down", "down", "down", "right", "up")
+                assert app.cursor == 3
+                await pilot.press("down")
+                assert app.cursor == 5
+                assert "reverse" in str(app.query_one("#hole-5").styles.text_style)
+                await pilot.press("space")
+                await pick(1)
+                await _until(pilot, lambda: app.state.get("empty_start") == 5, "the game from hole 5")
+                for k, (src, over, dst) in enumerate(moves, 1):
+                    for n, hole in enumerate((src, dst, over)):
+                        await pick(hole, "space" if n == 1 else "enter")
+                    await _until(pilot, lambda k=k: len(app.state.get("moves", [])) == k, "move %d" % k)
+                await _until(pilot, lambda: app.banner.startswith("You won"), "the win banner")
                 await pilot.press("q")
 
     asyncio.run(scenario())
@@ -168,7 +211,7 @@ def test_layout_at_80x24_shows_every_footer_key_and_the_whole_solution_browser()
                     assert app.query_one("#hole-%d" % h).region.width >= len(_label(app, h))
                 # how to move is on screen
                 howto = app.query_one("#howto")
-                assert "click the peg that jumps" in str(howto.render())
+                assert "the peg that jumps" in str(howto.render()) and "arrows" in str(howto.render())
                 assert howto.region.bottom <= SIZE[1] - 1
                 # the solution browser: 5 rows of board and its heading, all inside the screen
                 await pilot.press("b")

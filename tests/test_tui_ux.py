@@ -16,7 +16,8 @@ from textual.color import Color
 from pegboard.link.client import BoardClient
 from pegboard.pictures.text import move_text
 from pegboard.sim.simulator import Simulator
-from pegboard.tui.app import LED_ROLES, ROLES, BoardApp, contrast, hole_role, hole_size, led_role, legend, lit_jump
+from pegboard.tui.app import BoardApp, hole_size
+from pegboard.tui.roles import LED_ROLES, ROLES, contrast, hole_role, led_role, legend, lit_jump
 from pegboard.tui.words import batch_text, count, event_text, mode_text, pegs, start_text, stop_text
 from pegfw import colors
 from pegfw.lights import Limiter

@@ -7,9 +7,10 @@
 # settings come from the environment (bench/firmware.py), the working folder is firmware/.
 # Prints "ticks_per_us N" (the clock's unit, below), then figures: free_at_base (heap free before
 # the firmware starts), and in ticks boot_ticks, idle_ticks (median loop pass; p99 and worst beside
-# it), sensor_ticks and hint_ticks (the pass that turns a sensor or button event into lights; the
-# worst beside each), load_ticks (slowest on-demand module), the longest passes; heap after boot and
-# peak live heap during a game, a demo and every kind of request from a laptop.
+# it), sensor_ticks (the pass that turns a sensor event into lights; the worst beside it; the
+# hint's wait is bench/mp/release_latency.py's), load_ticks (slowest on-demand module), the
+# longest passes; heap after boot and peak live heap during a game, a demo and every kind of
+# request from a laptop.
 # The clock: on thumbvm the emulated chip's cycles (_vmhost.cycles: Cortex-M0+ cycles under the
 # model in host/pegboard/sim/thumbvm/host.c, 125 a µs at the RP2040's 125 MHz; the count repeats
 # exactly, run after run); elsewhere µs of the PC's clock (the unix VM's ticks_us; on chipvm, whose
@@ -121,9 +122,6 @@ def main():
     # sampled heap nor the smallest heap the scenario runs in charges them to the firmware
     idle = [0] * 2000
     sens = [0] * 25
-    hint = [0] * 25
-    hint_set = [0] * 25
-    hint_goal = [0] * 25
     held = []  # the real hardware objects, built by start-up and held
     gc.collect()
     base = gc.mem_alloc()
@@ -216,18 +214,13 @@ def main():
         return ticks_diff(ticks(), t)
 
     def press_for_hint():
-        """Button release -> hint lights, in ticks (press first: the release asks for the hint)."""
+        """A short press: its release asks for a hint (timed by bench/mp/release_latency.py)."""
         app.released_at = None  # each press a hint of its own: two within 0.4 s at a game's start set a challenge
         hw.button.set(1)
         advance(20)
         hw.button.set(0)
-        hw.advance(5)
-        t = ticks()
-        app.step()
-        took = ticks_diff(hw.shown_at, t)  # release seen -> hint frame sent
-        advance(20)
+        advance(25)
         sample()
-        return took
 
     full = (1 << 15) - 1
     # before a game: a few pegs by hand and the hint button (the search answers, then lets go)
@@ -256,9 +249,8 @@ def main():
         app.step()
         sens[k] = ticks_diff(hw.shown_at, t)
         advance(40)
-        hint[k] = press_for_hint()
+        press_for_hint()
     sens.sort()
-    hint.sort()
     # the hint button on pegs set by hand (free play): every peg out past the settle time, then a
     # position of 7 pegs placed a hole at a time; the hint is still a table lookup
     hw.sensors.set(0)
@@ -267,8 +259,7 @@ def main():
         hw.sensors.set(hw.sensors.state | 1 << (h - 1))
         advance(30)
     for k in range(25):
-        hint_set[k] = press_for_hint()
-    hint_set.sort()
+        press_for_hint()
     # the hint button toward a challenge (the last peg in the hole that started empty): still table
     # lookups (the finish table); the challenge is taken off after, so the game below is an ordinary one
     hw.sensors.set(full & ~1)
@@ -276,8 +267,7 @@ def main():
     hw.serial.rx += b'{"cmd":"challenge","target":"finish"}\n'
     advance(400)
     for k in range(25):
-        hint_goal[k] = press_for_hint()
-    hint_goal.sort()
+        press_for_hint()
     hw.serial.rx += b'{"cmd":"challenge","target":"none"}\n'
     advance(100)
     sample()
@@ -370,12 +360,6 @@ def main():
     print("idle_worst_ticks", idle[-1])
     print("sensor_ticks", sens[len(sens) // 2])
     print("sensor_worst_ticks", sens[-1])
-    print("hint_ticks", hint[len(hint) // 2])
-    print("hint_worst_ticks", hint[-1])
-    print("hint_set_ticks", hint_set[len(hint_set) // 2])
-    print("hint_set_worst_ticks", hint_set[-1])
-    print("hint_goal_ticks", hint_goal[len(hint_goal) // 2])
-    print("hint_goal_worst_ticks", hint_goal[-1])
     print("load_ticks", load_t)
     print("heap_boot", heap_boot)
     print("heap_peak", peak[0])

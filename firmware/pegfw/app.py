@@ -97,6 +97,7 @@ class App:
         self.longest_pass_ms = 0
         self.free_heap_low = 1 << 30 if MEM_FREE else None  # the first pass samples it
         self.heap_sample_at = hw.ticks_ms()
+        self.deferred = []  # (fn, args) of after_hint, in order
         self.hint_ms = None  # the last hint: button released (or request read) -> its lights sent
         now = hw.ticks_ms()
         self._rescan(now)
@@ -278,8 +279,10 @@ class App:
                 self.press_at = now
                 self.press_swallowed = False
                 # collect while the finger is down, so the hint at the release never waits for a
-                # collection (a full one takes longer on the chip than the hint's 5 ms budget)
+                # collection (a full one takes longer on the chip than the hint's 5 ms budget);
+                # the free heap's statistics are taken from it, not by a collection of their own
                 gc.collect()
+                self._note_free_heap(now)
                 self.link.event("button", {"pressed": True})
                 if self.shows.kind == "watch" and self.shows.show.speed_ms == 0:
                     self.shows.show.step()
@@ -442,33 +445,39 @@ class App:
         """One pass of the main loop: never waits for anything."""
         now = self.hw.ticks_ms()
         try:
+            if not self.starting:  # (a press waits in its queue until the pegs are read)
+                self._poll_button(now)  # first: a release that came during the last pass is answered now
             self._poll_sensors(now)
-            if not self.starting:  # a press waits in its queue until the pegs are read
-                self._poll_button(now)
+            if not self.starting:
+                self._poll_button(now)  # and one that came while the pegs were read
             if ondemand.live("resume"):  # a resumed game's catch-up: its code is loaded until done
                 ondemand.load("pegfw.resume").catch_up(self, CATCHUP_STEPS)
             if self.link.host_left():
                 if self.job is not None and self.job.rid is not BUTTON:
                     self.job.cancel(self, "stopped")  # its answer has nobody to go to
                 self.link.forget_output()
-            self.requests.serve(now)
+            hint_coming = self._hint_coming(now)
+            self.link.hold(hint_coming)
+            if not hint_coming:  # requests wait in the USB buffer for a short press's release
+                while self.deferred:
+                    fn, args = self.deferred.pop(0)
+                    fn(*args)
+                self.requests.serve(now)
             if self.job is not None:
                 self.job.run(self)
-            self.draw(now)
+            if not hint_coming or self.tracker.version != self.base_version:
+                self.draw(now)  # a show's next frame waits for the release's hint; the pegs do not
             if self.updating and ticks_diff(now, self.quiet_until) >= 0:
                 self._quiet_over()  # no reset came: the deploy was given up, or failed
             if self.store.low_on_room() and self._quiet(now) and not self.updating:
                 self.store.compact_step()  # the log nearly full: rewritten, a slice a pass, while nobody plays
             elif self.store.rewriting is not None:
                 self.store.compact_stop()  # someone plays again: a later quiet spell starts it over
-            if MEM_FREE is not None and ticks_diff(now, self.heap_sample_at) >= 0:
+            if MEM_FREE is not None and ticks_diff(now, self.heap_sample_at) >= 0 and not hint_coming:
                 # free heap means something only after a collection (the heap fills with garbage
                 # between them), so collect now and then and note the lowest
-                self.heap_sample_at = now + HEAP_SAMPLE_MS
                 gc.collect()
-                free = MEM_FREE()
-                if free < self.free_heap_low:
-                    self.free_heap_low = free
+                self._note_free_heap(now)
         finally:  # whatever went wrong above, what is queued goes out and the watchdog is fed
             self.link.flush()
             if self.reset_at is not None and ticks_diff(now, self.reset_at) >= 0:
@@ -478,6 +487,32 @@ class App:
             took = ticks_diff(self.hw.ticks_ms(), now)
             if took > self.longest_pass_ms:
                 self.longest_pass_ms = took
+
+    def _hint_coming(self, now):
+        """The button is down for what its release will answer with a hint: until then a pass
+        does nothing that could hold that release (a request's reply, a collection for the heap's
+        statistics, a flash write, a show's next frame, the events' JSON), so the hint's wait is
+        one short pass at most (bench: firmware.release_to_hint_lights)."""
+        return (self.press_at is not None and not self.press_swallowed and self.job is None
+                and ticks_diff(now, self.press_at) < LONG_PRESS_MS)
+
+    def after_hint(self, fn, *args):
+        """fn(*args) now, or after the hint a short press's release asks for (a flash write
+        stops the chip for up to 3 ms; a show's code takes a compile). Kept in order; a power
+        cut before it runs loses nothing the pegs do not show: at power-on the board catches up
+        with them (pegfw.resume)."""
+        if self.deferred or self._hint_coming(self.hw.ticks_ms()):
+            self.deferred.append((fn, args))
+        else:
+            fn(*args)
+
+    def _note_free_heap(self, now):
+        """Just after a collection: the lowest free heap seen (stats)."""
+        self.heap_sample_at = now + HEAP_SAMPLE_MS
+        if MEM_FREE is not None:
+            free = MEM_FREE()
+            if free < self.free_heap_low:
+                self.free_heap_low = free
 
     def _quiet(self, now):
         """Nobody is playing: no peg moved for QUIET_MS, the button up, nothing shown or searched."""

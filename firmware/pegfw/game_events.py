@@ -8,7 +8,8 @@ from pegfw.tracker import EMPTY, HOLE, HOLES, JUMP, PEGS_LEFT, REASON, START, VE
 
 def take_events(self, events):
     """Tell the host what the tracker saw (pegfw.tracker: an event is a tuple, fields by
-    name), and keep NVM, the guide and the shows in step with it."""
+    name), and keep NVM, the guide and the shows in step with it (NVM's writes and the game-over
+    show's code after a coming hint's lights: App.after_hint)."""
     b = self.board
     for e in events:
         name = e[0]
@@ -20,7 +21,7 @@ def take_events(self, events):
             self.guide_off("new_game")
             self.challenge_off()
             finish = self.tracker.finish
-            self.store.new_game(e[START], self.tracker.goal)
+            self.after_hint(self.store.new_game, e[START], self.tracker.goal)
             fields = {"empty": e[EMPTY], "start": holes_of(e[START])}
             if finish is not None:
                 fields["finish"] = finish
@@ -29,7 +30,7 @@ def take_events(self, events):
             self.link.event("new_game", fields)
         elif name == "setup":
             self.cancel_job()
-            self.store.abandon()  # no game in progress (an unfinished one counts as abandoned)
+            self.after_hint(self.store.abandon)  # no game in progress (an unfinished one counts as abandoned)
             self.guide_off("setup")
             self.challenge_off()
             if self.shows.kind in ("over", "hint"):
@@ -39,7 +40,7 @@ def take_events(self, events):
             self.link.event("setup_done", {"pegs": holes_of(self.tracker.sensed)})
         elif name == "move":
             self.cancel_job()
-            self.store.move(e[JUMP])
+            self.after_hint(self.store.move, e[JUMP])
             self.link.event("move", {"move": b.move_of(e[JUMP]), "pegs_left": e[PEGS_LEFT]})
             if self.guide is not None:
                 ended = self.guide.moved(e[JUMP])
@@ -49,7 +50,7 @@ def take_events(self, events):
                 self.shows.stop()
         elif name == "undo":
             self.cancel_job()
-            self.store.undo()
+            self.after_hint(self.store.undo)
             self.link.event("undo", {"move": b.move_of(e[JUMP])})
             self.guide_off("undo")
         elif name == "illegal":
@@ -57,7 +58,7 @@ def take_events(self, events):
         elif name == "recovered":
             self.link.event("recovered")
         elif name == "game_over":
-            self.store.game_over(e[PEGS_LEFT])
+            self.after_hint(self.store.game_over, e[PEGS_LEFT])
             fields = {"pegs_left": e[PEGS_LEFT], "verdict": e[VERDICT]}
             t = self.tracker
             if t.finish is not None:  # a game with a finish hole: did its last peg end there?
@@ -66,5 +67,5 @@ def take_events(self, events):
                 fields.update(self.challenge_on().verdict(t.position))
             self.link.event("game_over", fields)
             if self.shows.kind not in ("demo", "watch") and not self.updating:  # (its code is on the drive)
-                self.shows.load("over", "pegfw.show_over", "GameOverShow", (b.holes, self.hw.ticks_ms(),
-                                                                             e[VERDICT]))
+                self.after_hint(self.shows.load, "over", "pegfw.show_over", "GameOverShow",
+                                (b.holes, self.hw.ticks_ms(), e[VERDICT]))

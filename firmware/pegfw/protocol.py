@@ -31,6 +31,7 @@ class Link:
         self.dropped = 0
         self.too_long = 0
         self.up = True  # a host holds the port open (usb_cdc's `connected`: it asserted DTR)
+        self.held = None  # events kept as objects while a hint is coming (hold), else None
 
     # -- input -------------------------------------------------------------------------------
     def read_lines(self):
@@ -99,7 +100,22 @@ class Link:
         if s is None or not getattr(s, "connected", True):
             self.dropped += 1  # nobody listening: TinyUSB would overwrite it anyway
             return
+        if self.held is not None:
+            self.held.append(obj)
+            return
         self._queue(obj, False)
+
+    def hold(self, on):
+        """While `on`, events wait as objects, their JSON not made: a press's release is coming
+        and its hint's lights must not wait for the news of the pegs (pegfw.app). Off: their JSON
+        is queued, in order."""
+        if on:
+            if self.held is None:
+                self.held = []
+        elif self.held is not None:
+            held, self.held = self.held, None
+            for obj in held:
+                self._queue(obj, False)
 
     def _queue(self, obj, is_reply):
         data = json.dumps(obj).encode() + b"\n"
@@ -124,8 +140,9 @@ class Link:
     def forget_output(self):
         """Drop what is queued for a host that left, and its half-sent request: nobody will read
         them, and TinyUSB would hand them to the next program to open the port."""
-        self.dropped += 1 if self.out else 0
+        self.dropped += 1 if self.out or self.held else 0
         self.out = bytearray()
+        self.held = [] if self.held is not None else None
         self.buf = bytearray()
         self.discarding = False
 
@@ -217,8 +234,13 @@ def _shape(line):
 
 def _string_end(line, i):
     """Index after the string whose opening quote is before `i`; -1 if it never closes."""
+    q = line.find(b'"', i)
+    if q < 0:
+        return -1
+    if line.find(b"\\", i, q) < 0:  # no escape before the next quote (most strings): that ends it
+        return q + 1
     n = len(line)
-    while i < n:
+    while i < n:  # a byte at a time past the escapes
         c = line[i]
         if c == 92:  # backslash: skip what it escapes
             i += 2
@@ -237,7 +259,10 @@ def parse_request(line):
         raise ProtocolError("bad_json", "the line is not valid UTF-8")
     if not text.startswith("{"):
         word = text.lower()
-        if word and len(word) <= 20 and all("a" <= ch <= "z" or ch == "_" for ch in word):
+        # letters and '_' only (ASCII: as many bytes as characters), checked by C string methods,
+        # not a Python loop: a bare `hint` is on the wait the player meets
+        letters = word.replace("_", "")
+        if word and len(word) <= 20 and len(line.strip()) == len(word) and (not letters or letters.isalpha()):
             return None, word, {}
         raise ProtocolError("bad_json", "send a JSON object or a bare command word")
     why = _shape(line)

@@ -59,6 +59,9 @@ def _lowest_hole(mask):
 class Tracker:
     def __init__(self, board):
         self.board = board
+        self.by_flip = {}  # the three holes a jump flips -> the jumps that flip them (one each way)
+        for j in range(len(board.flip)):
+            self.by_flip[board.flip[j]] = self.by_flip.get(board.flip[j], ()) + (j,)
         self.mode = "setup"
         self.position = 0
         self.sensed = 0
@@ -233,8 +236,13 @@ class Tracker:
         diff = s ^ p
         if popcount(diff) != 3:
             return -1
-        for j in range(len(b.need)):
-            if b.flip[j] == diff and p & b.need[j] == b.need[j] and not p & b.land[j]:
+        # the jumps that flip exactly these holes (by_flip), not a loop over every jump: a
+        # landing's pass is on the hint's wait
+        js = self.by_flip.get(diff)
+        if js is None:
+            return -1
+        for j in js:
+            if p & b.need[j] == b.need[j] and not p & b.land[j]:
                 return j
         return -1
 

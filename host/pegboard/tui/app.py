@@ -5,195 +5,38 @@ draws. With a hand (the simulator's control port) clicking a hole lifts or place
 would; on a real board the player moves real pegs and the screen follows.
 
 Each hole shows its role (peg, empty, hint, ...) by a symbol as well as a colour, so nothing rests
-on colour alone; the colours (Okabe–Ito's, and Paul Tol's wine) stay apart with red-green colour
-blindness too."""
+on colour alone (pegboard.tui.roles)."""
 
 from __future__ import annotations
 
-import math
-from typing import Any, Callable, NamedTuple
+import time
+from typing import Any, Callable
 
-from rich.text import Text
 from textual.app import App, ComposeResult
 from textual.binding import Binding
-from textual.color import Color
 from textual.containers import Horizontal, Vertical
 from textual.events import Resize
 from textual.message import Message
 from textual.widgets import Button, Footer, Header, RichLog, Static
 
 from pegcore.geometry import Board
-from pegcore.pegcolours import HUES
 from pegcore.rules import mask_of
 from pegboard.tui.board_link import BoardLink
+from pegboard.tui.roles import ROLES, hole_look, legend, lit_jump
 from pegboard.link.client import BoardClient
 from pegboard.pictures.text import move_text, render_board
 from pegboard.tui.words import (batch_text, count, demo_move_text, game_over_text, mode_text, start_text,
                                 stop_text)
 
 
-class Role(NamedTuple):
-    words: str   # in the legend
-    symbol: str  # in the hole and the legend: the role without colour
-    bg: str      # the hole's colour
-    fg: str      # the symbol's colour (>= 3:1 against bg, WCAG)
-
-
-ROLES = {
-    "empty": Role("empty", "○", "#303030", "#c0c0c0"),
-    "peg": Role("peg", "●", "#e69f00", "#000000"),
-    "lifted": Role("lifted", "↑", "#f0e442", "#000000"),
-    "landing": Role("may land", "◎", "#009e73", "#000000"),
-    "pull": Role("pull out", "⊗", "#882255", "#ffffff"),
-    "illegal": Role("illegal, lost", "✕", "#d55e00", "#000000"),
-    "from": Role("jump this", "★", "#0072b2", "#ffffff"),
-    "over": Role("over this", "◆", "#cc79a7", "#000000"),
-    "to": Role("into here", "◇", "#56b4e9", "#000000"),
-    "demo": Role("demo peg", "■", "#ffffff", "#000000"),
-}
-
-# pegfw.colors (the host does not import pegfw): what each LED colour the board lights means here.
-# The watch lights a jump tried green (LANDING) and one taken back red (ERROR); a lost position
-# blinks its pegs red (LOST = ERROR); free play greys its pegs (SETUP); an update ambers the holes.
-LED_ROLES = ((0x000014, "empty"), (0x281400, "empty"), (0x282828, "peg"), (0xFF963C, "peg"),
-             (0x00FF00, "landing"), (0xFF3C00, "pull"), (0xFF0000, "illegal"), (0x0050FF, "from"),
-             (0xFF00C8, "over"), (0x00FF78, "to"), (0xFFFFFF, "demo")) + tuple((c, "peg") for c in HUES)
-# theme "pegs" (pegcore.pegcolours.HUES): each peg keeps its colour; a peg shows here in its own
-# (the role's symbol, on the LED's hue), so the eye follows it across the screen as on the board
-WOODEN = (0xFF0000, 0x0000FF, 0xFFC800)  # theme "wooden": the pegs' colours, by hole
-DIM = 0.35  # of full (at the board's brightness): the faint colours (empty, free play) sit far below
-NEAR = 0.2  # how far (unit RGB directions) a lit colour may be from the one it is taken for
-DARK = Color(32, 32, 32)
-
 # four lines at 80 columns: the holes get the rest
-HOW_HAND = ("To move: click the peg that jumps, the hole it lands in, then the peg it jumped over. "
-            "A click puts a peg back or takes it out: c clears the board, g plays from there; "
-            "r shows the games the board keeps.")
+HOW_HAND = ("Move: click (or Enter, space on) the peg that jumps, the hole it lands in, then the peg "
+            "jumped over; arrows or a hole's number move the cursor. c clears, g plays from there, "
+            "r lists kept games.")
 HOW_BOARD = ("Move the real pegs: lift the jumping peg, put it in the empty hole, pull the jumped one. "
              "Take every peg out to end a game; set any pegs and press g to play from there; "
              "r shows the games the board keeps.")
 WATCH_HELP = "search: ◎ a jump tried, ✕ taken back (space steps)"  # one line at 80 columns
-
-
-# -- colours and roles ------------------------------------------------------------------------
-def _direction(rgb: tuple[float, ...]) -> tuple[float, ...]:
-    top = max(rgb)
-    return tuple(c / top for c in rgb)
-
-
-def _split(c: int) -> tuple[int, int, int]:
-    return c >> 16, c >> 8 & 255, c & 255
-
-
-def _like(rgb: tuple[int, ...], led: int) -> bool:
-    return math.dist(_direction(rgb), _direction(_split(led))) < NEAR
-
-
-def led_role(rgb: list[int] | tuple[int, ...], brightness: int = 100) -> str | None:
-    """The role of a hole lit `rgb` (as the state reply gives it: after the board's brightness and
-    current limit), or None for a colour with no role (the game-over rainbow, the self-test)."""
-    rgb = tuple(rgb[:3])
-    if len(rgb) < 3 or max(rgb) == 0:
-        return "empty"
-    dim = max(rgb) * 100 / (255 * max(brightness, 1)) < DIM
-    for led, role in LED_ROLES:
-        if (max(_split(led)) / 255 < DIM) == dim and _like(rgb, led):
-            return role
-    return None
-
-
-def hole_role(h: int, st: dict[str, Any]) -> str | None:
-    """What hole `h` shows, from its LED and what the state says the LED cannot: the lifted peg
-    (its hole is dark) and the wooden theme's pegs (lit red, blue and yellow)."""
-    lights = st.get("lights") or []
-    rgb = lights[h - 1] if h - 1 < len(lights) else []
-    role = led_role(rgb, st.get("brightness") or 100)
-    if role == "empty" and st.get("lifted") == h:
-        return "lifted"
-    if (st.get("theme") == "wooden" and h in (st.get("pegs") or []) and h not in (st.get("illegal") or [])
-            and len(rgb) >= 3 and max(rgb) and _like(tuple(rgb), WOODEN[(h - 1) % 3])):
-        return "peg"
-    if st.get("mode") == "over" and role not in ("peg", "empty"):
-        return None  # the game-over show: its colours celebrate, they mean nothing
-    return role
-
-
-def luminance(color: str | Color) -> float:
-    """WCAG relative luminance."""
-    c = Color.parse(color) if isinstance(color, str) else color
-
-    def lin(v: int) -> float:
-        s = v / 255
-        return s / 12.92 if s <= 0.04045 else ((s + 0.055) / 1.055) ** 2.4
-    return 0.2126 * lin(c.r) + 0.7152 * lin(c.g) + 0.0722 * lin(c.b)
-
-
-def contrast(a: str | Color, b: str | Color) -> float:
-    """WCAG contrast ratio, 1..21."""
-    la, lb = sorted((luminance(a), luminance(b)))
-    return (lb + 0.05) / (la + 0.05)
-
-
-def _visible(rgb: list[int]) -> Color:
-    # a colour with no role: LEDs run at ~40 % brightness, so lift dim ones as the eye sees them
-    if not rgb or max(rgb) == 0:
-        return DARK
-    m = max(rgb)
-    k = 255 / m if m < 128 else 1.0
-    r, g, b = (min(255, int(c * k)) for c in rgb[:3])
-    return Color(r, g, b)
-
-
-def hole_look(h: int, st: dict[str, Any], pegs: set[int]) -> tuple[str, Color, Color]:
-    """(symbol, background, symbol colour) of hole `h`."""
-    role = hole_role(h, st)
-    lights = st.get("lights") or []
-    rgb = lights[h - 1] if h - 1 < len(lights) else []
-    black, white = Color(0, 0, 0), Color(255, 255, 255)
-    if role == "peg" and st.get("theme") == "pegs" and len(rgb) >= 3 and max(rgb):
-        own = peg_hue(rgb)
-        if own is not None:  # theme "pegs": the peg in its own colour
-            bg = Color(*_split(own))
-            return ROLES["peg"].symbol, bg, black if contrast(bg, black) >= contrast(bg, white) else white
-    if role is not None:
-        r = ROLES[role]
-        return r.symbol, Color.parse(r.bg), Color.parse(r.fg)
-    bg = _visible(rgb) if rgb else DARK
-    fg = black if contrast(bg, black) >= contrast(bg, white) else white
-    return ROLES["peg" if h in pegs else "empty"].symbol, bg, fg
-
-
-def peg_hue(rgb: list[int] | tuple[int, ...]) -> int | None:
-    """The theme "pegs" colour (pegcore.pegcolours.HUES) a lit peg shows, or None."""
-    for c in HUES:
-        if _like(tuple(rgb[:3]), c):
-            return c
-    return None
-
-
-def lit_jump(st: dict[str, Any], holes: int) -> list[int] | None:
-    """The jump the lights show (from, over, to all lit once each), as [from, over, to]."""
-    where: dict[str, list[int]] = {"from": [], "over": [], "to": []}
-    for h in range(1, holes + 1):
-        role = hole_role(h, st)
-        if role in where:
-            where[role].append(h)
-    if all(len(v) == 1 for v in where.values()):
-        return [where["from"][0], where["over"][0], where["to"][0]]
-    return None
-
-
-def legend() -> Text:
-    """Every role: its symbol in its colours, and its words; two to a line."""
-    text = Text()
-    for n, r in enumerate(ROLES.values()):
-        if n % 2:
-            text.append("  ")
-        elif n:
-            text.append("\n")
-        text.append(" %s " % r.symbol, style="%s on %s" % (r.fg, r.bg))
-        text.append(" " + (r.words.ljust(9) if n % 2 == 0 else r.words))
-    return text
 
 
 # -- the board's size -------------------------------------------------------------------------
@@ -295,7 +138,23 @@ class BoardApp(App[int]):
         Binding("q", "quit", "Quit"),
         Binding("left_square_bracket", "step_back", "step back", show=False),
         Binding("right_square_bracket", "forward", "step on", show=False),
-        Binding("space", "step", "solver step", show=False),
+        Binding("space", "step", "solver step", show=False),  # and lift/place where no watch runs
+        # (priority: the log would take the arrows and Enter to scroll)
+        Binding("enter", "pick", "Move", key_display="⏎", priority=True),
+        Binding("up", "cursor(-1, 0)", "hole above", show=False, priority=True),
+        Binding("down", "cursor(1, 0)", "hole below", show=False, priority=True),
+        Binding("left", "cursor(0, -1)", "hole left", show=False, priority=True),
+        Binding("right", "cursor(0, 1)", "hole right", show=False, priority=True),
+        Binding("0", "digit(0)", "hole 0", show=False),
+        Binding("1", "digit(1)", "hole 1", show=False),
+        Binding("2", "digit(2)", "hole 2", show=False),
+        Binding("3", "digit(3)", "hole 3", show=False),
+        Binding("4", "digit(4)", "hole 4", show=False),
+        Binding("5", "digit(5)", "hole 5", show=False),
+        Binding("6", "digit(6)", "hole 6", show=False),
+        Binding("7", "digit(7)", "hole 7", show=False),
+        Binding("8", "digit(8)", "hole 8", show=False),
+        Binding("9", "digit(9)", "hole 9", show=False),
         Binding("ctrl+c", "quit", "Quit", show=False, priority=True),  # as in every other command
     ]
 
@@ -324,6 +183,8 @@ class BoardApp(App[int]):
         self.demo: list[list[int]] | None = None  # the running demo's moves, when this UI started it
         self.demo_made = 0  # moves the running demo has made (its demo_step events)
         self.demo_lit: tuple[int, list[int]] | None = None  # the lit move last logged (a demo of unknown moves)
+        self.cursor: int | None = None  # the hole the keys act on (shown once a key moves it)
+        self.typed = (0, 0.0)  # a hole number being typed: (so far, when its last digit came)
         self.title = title
 
     # -- layout -------------------------------------------------------------------------------
@@ -354,6 +215,8 @@ class BoardApp(App[int]):
         if action == "close":
             return self.browsing
         if action == "browse":
+            return not self.browsing
+        if action == "pick":  # (room in the footer for Close: the browser's own keys step it)
             return not self.browsing
         return True
 
@@ -478,6 +341,7 @@ class BoardApp(App[int]):
             btn.label = symbol + str(h)
             btn.styles.background = bg
             btn.styles.color = fg
+            btn.styles.text_style = "reverse bold underline" if h == self.cursor else "none"
         mode = st.get("mode")
         if mode == "demo" and self.demo is None:
             self._log_lit_move(st)
@@ -523,7 +387,54 @@ class BoardApp(App[int]):
         self.link.ask("watch", speed=150)
 
     def action_step(self) -> None:
-        self.link.step_watch()
+        # a watch runs, or nobody plays from the keys yet: space steps (or starts) a watch;
+        # once the cursor is out, space lifts and places as Enter does
+        if self.watching or self.state.get("mode") == "demo" or self.cursor is None:
+            self.link.step_watch()
+        else:
+            self.action_pick()
+
+    # -- play from the keyboard: a cursor over the holes, as a click ---------------------------
+    def _place(self, h: int) -> tuple[int, int]:
+        r = 0
+        while (r + 1) * (r + 2) // 2 < h:
+            r += 1
+        return r, h - 1 - r * (r + 1) // 2
+
+    def _move_cursor(self, h: int) -> None:
+        self.cursor = h
+        self._show_state(self.state)
+        if self.hand is not None:
+            self.query_one("#status", Static).update(
+                "\n".join([mode_text(self.state, len(self.sensed)), "hole %d: %s (Enter lifts or places)"
+                           % (h, "a peg" if h in self.sensed else "empty")]))
+
+    def action_cursor(self, down: int, right: int) -> None:
+        self.typed = (0, 0.0)
+        if self.cursor is None:
+            self._move_cursor(1)
+            return
+        r, i = self._place(self.cursor)
+        r = min(max(r + down, 0), self.rows - 1)
+        i = min(max(i + right, 0), r)
+        self._move_cursor(r * (r + 1) // 2 + i + 1)
+
+    def action_digit(self, d: int) -> None:
+        """A hole by its number: digits typed within a second make one number (1 then 2: hole 12)."""
+        so_far, when = self.typed
+        now = time.monotonic()
+        n = so_far * 10 + d if so_far and now - when < 1.0 and so_far * 10 + d <= self._holes() else d
+        self.typed = (n, now)
+        if 1 <= n <= self._holes():
+            self._move_cursor(n)
+
+    def action_pick(self) -> None:
+        """Lift the peg under the cursor, or place one in its empty hole: as a click on it."""
+        self.typed = (0, 0.0)  # the next digit starts a new number
+        if self.cursor is None:
+            self._move_cursor(1)
+            return
+        self._toggle(self.cursor)
 
     def action_press(self) -> None:
         if self.hand is None:
@@ -632,10 +543,12 @@ class BoardApp(App[int]):
     def on_button_pressed(self, event: Button.Pressed) -> None:
         if not event.button.id or not event.button.id.startswith("hole-"):
             return
+        self._toggle(int(event.button.id.split("-")[1]))
+
+    def _toggle(self, h: int) -> None:
         if self.hand is None:
             self.logline("lift and place the real pegs: the screen follows the board")
             return
-        h = int(event.button.id.split("-")[1])
         # decide from our own clicks too: the state reply for the last click may not be in yet
         if h in self.sensed:
             self.sensed.discard(h)

@@ -1,5 +1,5 @@
 /* What each hole shows, from the colour its LED is lit (`state.lights`): the same mapping as the
-   terminal UI (host/pegboard/tui/app.py: ROLES, LED_ROLES, led_role, hole_role), so the page and the
+   terminal UI (host/pegboard/tui/roles.py: ROLES, LED_ROLES, led_role, hole_role), so the page and the
    terminal agree. Every role has a symbol as well as a colour (Okabe–Ito's colours and Paul Tol's
    wine, which stay apart with colour blindness): nothing rests on colour alone. */
 (function (root) {
