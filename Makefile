@@ -7,22 +7,31 @@ else
 PY ?= python3
 BIN := $(VENV)/bin
 endif
+# installed: what running needs (pyproject's dependencies); and what testing needs (its [dev] extra)
+STAMP_RUN := $(VENV)/.installed-run
 STAMP := $(VENV)/.installed
 
 .PHONY: run test soak bench lint typecheck table clean
 
-# The first install is quiet: pip's output goes to .venv/install.log, shown only if it fails.
-$(STAMP): pyproject.toml
-	@echo "setting up $(VENV) (first time only, a minute or two; log: $(VENV)/install.log)"
+# Installs are quiet: pip's output goes to .venv/install.log, shown only if it fails.
+$(STAMP_RUN): pyproject.toml
+	@echo "setting up $(VENV) to run pegboard (first time only, under a minute; log: $(VENV)/install.log)"
 	@$(PY) -m venv $(VENV)
 	@$(BIN)/pip install --disable-pip-version-check --upgrade pip > $(VENV)/install.log 2>&1 \
 		|| { tail -n 30 $(VENV)/install.log; echo "make: updating pip failed (log: $(VENV)/install.log)"; exit 1; }
-	@$(BIN)/pip install --disable-pip-version-check -e '.[dev]' >> $(VENV)/install.log 2>&1 \
+	@$(BIN)/pip install --disable-pip-version-check -e . >> $(VENV)/install.log 2>&1 \
 		|| { tail -n 30 $(VENV)/install.log; echo "make: installing pegboard failed (log: $(VENV)/install.log)"; exit 1; }
-	@touch $(STAMP)
-	@echo "$(VENV) is ready"
+	@touch $(STAMP_RUN)
+	@echo "$(VENV) is ready to run"
 
-run: $(STAMP)
+$(STAMP): $(STAMP_RUN)
+	@echo "adding the test tools to $(VENV) (first time only, a minute or two; log: $(VENV)/install.log)"
+	@$(BIN)/pip install --disable-pip-version-check -e '.[dev]' >> $(VENV)/install.log 2>&1 \
+		|| { tail -n 30 $(VENV)/install.log; echo "make: installing the test tools failed (log: $(VENV)/install.log)"; exit 1; }
+	@touch $(STAMP)
+	@echo "$(VENV) is ready to test"
+
+run: $(STAMP_RUN)
 	$(BIN)/pegboard run
 
 # The suite runs in JOBS processes (pytest-xdist), a test file at a time in each, so a file's

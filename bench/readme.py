@@ -85,6 +85,7 @@ ABOUT = {
     "web.page_follows_hand_median": "the browser page (`pegboard web`, headless Chromium): a move made by hand → "
                                     "drawn (median)",
     "web.page_follows_hand_worst": "the same, worst",
+    "install.run_install_s": "`make run`'s first set-up on a fresh clone (venv, pip, what running needs)",
 }
 # units, as the table shows them (a unit not here is shown as it is), and what budgets are in
 RP2040_UNIT = "ms (RP2040: emulated Cortex-M0+ cycles at 125 MHz)"
@@ -101,7 +102,7 @@ EXTRAS = (("cycles", "%s cycles"), ("cpu_ms", "CPU %s ms"), ("flash_ms", "flash 
           ("measured_ms", "VM: %s ms"), ("vm_ms", "VM: %s ms"), ("unix_64bit_vm_bytes", "64-bit VM: %s bytes"),
           ("thumbvm_bytes", "thumbvm: %s bytes"), ("smallest_heap_kb", "smallest heap %s KB"),
           ("skipped", "skipped: %s"), ("total", "%s solutions"), ("solutions", "%s solutions"),
-          ("not_shown", "moves never shown: %s"))
+          ("not_shown", "moves never shown: %s"), ("venv_mb", "venv %s MB"))
 
 
 def _num(v: Any) -> str:
@@ -252,8 +253,10 @@ def quoted(results: dict[str, Any], key: str, field: str | None) -> str:
         return ("%s %s" % (_num(fig["budget"]), base)).strip()
     if field == "share":
         return "%d %%" % round(fig["value"] / fig["budget"] * 100)
+    if field == "venv_mb":  # a size beside the figure (bench/install.py)
+        return "%s MB" % _num(fig["venv_mb"])
     if field not in (None, "value"):
-        raise KeyError("%s: no such field of a quoted figure (value, budget, share)" % field)
+        raise KeyError("%s: no such field of a quoted figure (value, budget, share, venv_mb)" % field)
     return ("%s %s" % (_num(fig["value"]), base)).strip()
 
 

@@ -27,6 +27,9 @@ sys.path.append(str(FIRMWARE))
 # or the parallel workers of one): each test process gets a runtime folder of its own.
 os.environ["XDG_RUNTIME_DIR"] = tempfile.mkdtemp(prefix="pegboard-tests-")
 atexit.register(shutil.rmtree, os.environ["XDG_RUNTIME_DIR"], True)
+# the simulated boards' kept flash (pegboard.sim.kept_flash): never the user's; each test its own (below)
+os.environ["PEGBOARD_DATA_DIR"] = tempfile.mkdtemp(prefix="pegboard-data-")
+atexit.register(shutil.rmtree, os.environ["PEGBOARD_DATA_DIR"], True)
 
 
 def micropython_binary() -> str | None:
@@ -129,3 +132,9 @@ def runtime_env(tmp_path, monkeypatch):
     """This test's own runtime folder, for the programs it starts and for itself."""
     monkeypatch.setenv("XDG_RUNTIME_DIR", str(tmp_path))
     return dict(os.environ, XDG_RUNTIME_DIR=str(tmp_path))
+
+
+@pytest.fixture(autouse=True)
+def _own_kept_flash(tmp_path_factory, monkeypatch):
+    """Each test's simulated boards keep their flash apart from every other test's."""
+    monkeypatch.setenv("PEGBOARD_DATA_DIR", str(tmp_path_factory.mktemp("data")))

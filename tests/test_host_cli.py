@@ -20,7 +20,12 @@ def test_state_and_hint(sim, cli):
     code, out, _ = cli("state", "--port", sim.data_path, "--json")
     assert json.loads(out)["empty_start"] == 4
     code, out, _ = cli("hint", "--port", sim.data_path)
-    assert code == 0 and out.startswith("hint: ") and "over" in out
+    assert code == 0 and out.startswith("hint: ") and "over" in out and "one peg left is still possible" in out
+    # with a challenge the hint leads toward it, and says so
+    code, out, _ = cli("challenge", "leave:3", "--port", sim.data_path)
+    assert code == 0
+    code, out, _ = cli("hint", "--port", sim.data_path)
+    assert code == 0 and "the challenge leave:3 is still within reach" in out and "one peg" not in out
 
 
 def test_demo_from_file_follows_every_step(sim, tmp_path, cli):

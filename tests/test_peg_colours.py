@@ -286,20 +286,17 @@ def test_the_gif_draws_each_peg_in_its_colour(tmp_path):
 def test_the_tui_reads_each_hue_as_a_peg_shown_in_its_own_colour():
     from textual.color import Color
 
-    from pegboard.tui.roles import hole_look, hole_role, led_role, lit_jump
+    from pegboard.tui.roles import hole_look, hole_role
 
     for brightness in (5, 40, 100):
         frame = [colors.EMPTY] + [hue(n) for n in range(14)]  # a full board of hues, current-limited
         lights = [[c >> 16, c >> 8 & 255, c & 255] for c in Limiter(400, brightness).limit(frame)]
         st = {"lights": lights, "brightness": brightness, "theme": "pegs", "pegs": list(range(2, 16))}
         for h in range(2, 16):
-            assert led_role(lights[h - 1], brightness) == "peg", (h, brightness)
-            symbol, bg, _ = hole_look(h, st, set(st["pegs"]))
+            symbol, bg, _ = hole_look(h, st)
             c = hue(h - 2)
             assert symbol == "●" and bg == Color(c >> 16, c >> 8 & 255, c & 255), (h, brightness)
-        assert hole_role(1, st) == "empty" and lit_jump(st, 15) is None
-    # a hint over pegs in their colours is still told: its three holes and nothing else
-    frame = [colors.EMPTY, colors.HINT_OVER, colors.HINT_FROM] + [hue(n) for n in range(12)]
-    frame[0] = colors.HINT_TO
-    lights = [[c >> 16, c >> 8 & 255, c & 255] for c in Limiter(400, 40).limit(frame)]
-    assert lit_jump({"lights": lights, "brightness": 40, "theme": "pegs"}, 15) == [3, 2, 1]
+        assert hole_role(1, st) == "empty"
+    # a hint over pegs in their colours: its three holes by the state's show, the rest pegs
+    st = {"lights": lights, "theme": "pegs", "pegs": list(range(2, 16)), "show": {"kind": "hint", "move": [3, 2, 1]}}
+    assert [hole_role(h, st) for h in (1, 2, 3, 4)] == ["to", "over", "from", "peg"]

@@ -203,7 +203,7 @@ def test_layout_at_80x24_shows_every_footer_key_and_the_whole_solution_browser()
                 for key in keys:
                     assert key.region.x >= right and key.region.right <= SIZE[0], key.description
                     right = key.region.right
-                assert {"Hint", "Demo", "Watch", "Stop", "New game", "Solution", "Button", "Quit"} <= \
+                assert {"Hint", "Demo", "Watch", "Stop", "New", "Play", "Move", "Solution", "Button", "Quit"} <= \
                     {k.description for k in keys}
                 # every hole's number is whole on screen
                 for h in range(1, 16):

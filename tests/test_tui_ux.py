@@ -17,7 +17,7 @@ from pegboard.link.client import BoardClient
 from pegboard.pictures.text import move_text
 from pegboard.sim.simulator import Simulator
 from pegboard.tui.app import BoardApp, hole_size
-from pegboard.tui.roles import LED_ROLES, ROLES, contrast, hole_role, led_role, legend, lit_jump
+from pegboard.tui.roles import ROLES, contrast, hole_role, legend, shown_jump
 from pegboard.tui.words import batch_text, count, event_text, mode_text, pegs, start_text, stop_text
 from pegfw import colors
 from pegfw.lights import Limiter
@@ -90,24 +90,6 @@ def _filled_sim(empty=1):
 
 
 # -- 2. roles: a symbol and a colour each -----------------------------------------------------
-def test_every_colour_the_firmware_lights_has_its_role_at_any_brightness():
-    """LED_ROLES copies pegfw.colors (the host does not import the firmware): each colour the
-    board lights is read as its role, dimmed by any brightness and by the current limit."""
-    expected = {"OFF": "empty", "EMPTY": "empty", "UPDATING": "empty", "SETUP": "peg", "PEG": "peg",
-                "LANDING": "landing", "TRY": "landing", "PENDING": "pull", "ERROR": "illegal", "LOST": "illegal",
-                "BACK": "illegal", "HINT_FROM": "from", "HINT_OVER": "over", "HINT_TO": "to", "DEMO": "demo"}
-    named = {n for n in dir(colors) if n.isupper() and isinstance(getattr(colors, n), int)}
-    assert named == set(expected), "a colour of pegfw.colors without a role here (or gone)"
-    for brightness in (5, 40, 100):
-        for name, role in expected.items():
-            rgb = _lights([getattr(colors, name)], brightness)[0]
-            assert led_role(rgb, brightness) == role, (name, brightness, rgb)
-    # a whole board lit white at full brightness is cut by the current limit: still the demo's pegs
-    cut = _lights([colors.DEMO] * 15, 100)
-    assert max(cut[0]) < 255 and led_role(cut[0], 100) == "demo"
-    assert {role for _, role in LED_ROLES} <= set(ROLES)
-
-
 def test_every_role_has_its_own_symbol_readable_on_its_colour():
     symbols = [r.symbol for r in ROLES.values()]
     assert len(set(symbols)) == len(symbols) == 10  # nothing rests on colour alone
@@ -153,17 +135,22 @@ def test_the_legend_shows_every_role_symbol_and_words():
 
 
 def test_state_tells_what_the_led_cannot():
+    """The lifted peg (its hole dark), the wooden theme's pegs (lit red, blue and yellow) and the
+    celebration's colours: each hole's role comes from the state (tests/test_roles_from_state.py
+    checks it against the firmware's lights)."""
     lights = _lights([colors.EMPTY, colors.WOODEN[1], colors.WOODEN[2], colors.WOODEN[0], colors.ERROR])  # by hole
     st = {"lights": lights, "brightness": 40, "lifted": 1, "theme": "wooden", "pegs": [2, 3, 4, 5], "illegal": [5]}
     assert [hole_role(h, st) for h in range(1, 6)] == ["lifted", "peg", "peg", "peg", "illegal"]
-    over = {"lights": _lights([0x00FF00, colors.PEG, 0x123456]), "brightness": 40, "mode": "over", "pegs": [1, 2]}
-    assert [hole_role(h, over) for h in (1, 2, 3)] == [None, "peg", None]  # the show's colours mean nothing
+    over = {"lights": _lights([0x00FF00, colors.PEG, 0x123456]), "brightness": 40, "mode": "over", "pegs": [2],
+            "show": {"kind": "over", "verdict": "genius"}}
+    assert [hole_role(h, over) for h in (1, 2, 3)] == ["empty", "peg", "empty"]  # the rainbow is no peg
 
 
 def _every_role_state():
     frame = [colors.EMPTY, colors.PEG, colors.EMPTY, colors.LANDING, colors.PENDING, colors.ERROR,
-             colors.HINT_FROM, colors.HINT_OVER, colors.HINT_TO, colors.DEMO] + [colors.PEG] * 5
+             colors.HINT_FROM, colors.HINT_OVER, colors.HINT_TO] + [colors.PEG] * 6
     return {"mode": "play", "pegs": [2, 5, 6, 7, 8, 10, 11, 12, 13, 14, 15], "lifted": 3, "illegal": [6],
+            "landing": [4], "pull": [5], "show": {"kind": "hint", "move": [7, 8, 9], "lost": False},
             "lights": _lights(frame), "brightness": 40, "position": [], "moves": []}
 
 
@@ -173,8 +160,8 @@ def test_every_role_reads_without_colour_on_screen():
     async def scenario():
         app = BoardApp(FakeBoard(5, _every_role_state()))
         async with app.run_test(size=SMALL) as pilot:
-            await _until(pilot, lambda: len(_tokens(app)) == 15 and _tokens(app)[10] == "■", "the lit board")
-            assert board_rows(app) == [["○1"], ["●2", "↑3"], ["◎4", "⊗5", "✕6"], ["★7", "◆8", "◇9", "■10"],
+            await _until(pilot, lambda: len(_tokens(app)) == 15 and _tokens(app)[7] == "★", "the lit board")
+            assert board_rows(app) == [["○1"], ["●2", "↑3"], ["◎4", "⊗5", "✕6"], ["★7", "◆8", "◇9", "●10"],
                                        ["●11", "●12", "●13", "●14", "●15"]]
             screen = "\n".join(screen_text(app))
             for r in ROLES.values():
@@ -314,7 +301,7 @@ def _spy_states(app):
         draw(st)
         lines = [x for x in app.logged if x.startswith("demo move")]
         if st.get("mode") == "demo" and lines:
-            seen.append((lit_jump(st, 15), lines[-1]))
+            seen.append((shown_jump(st), lines[-1]))
     app._show_state = spy
     return seen
 
@@ -346,7 +333,7 @@ def test_the_demo_log_names_the_move_lit_now():
     asyncio.run(scenario())
 
 
-def test_a_demo_started_on_the_board_is_told_from_its_lights():
+def test_a_demo_started_on_the_board_is_told_from_its_state():
     async def scenario():
         with _filled_sim() as sim:
             app = BoardApp(BoardClient(sim.data_path), hand=sim.control)

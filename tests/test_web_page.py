@@ -116,3 +116,56 @@ def test_a_good_file_is_demonstrated_and_the_page_follows_the_demo(browser, boar
     log = page.inner_text("#log")
     assert "demo done" in log and "the board demonstrates end.json" in log
     assert not page.errors
+
+
+ROLES_JS = "Array.from(document.querySelectorAll('#board .hole')).map(e => e.getAttribute('data-role'))"
+
+
+def _roles(page):
+    return page.evaluate(ROLES_JS)
+
+
+def test_every_holes_role_is_the_boards_during_the_celebration_and_each_show(browser, board, web):  # noqa: F811
+    """The page draws roles from the board's state, never from its lights: the win's rainbow lights
+    every hole, and the page shows the one peg there is; a hint's and a demo's holes are the ones
+    the state's `show` names, the others the pegs."""
+    page = open_page(browser, web.page)
+    wait_page(page, "pegboardPage.st.mode === 'play'", what="the game")
+    board.control("set", pegs=[1, 2])
+    wait_page(page, "(pegboardPage.st.pegs || []).length === 2", what="two pegs")
+    page.keyboard.press("g")  # play from here
+    wait_page(page, "pegboardPage.st.mode === 'play' && (pegboardPage.st.start || []).length === 2", what="a game")
+    for cmd, hole in (("lift", 1), ("place", 4), ("lift", 2)):
+        board.control(cmd, hole=hole)
+    wait_page(page, "pegboardPage.st.mode === 'over'", what="the win")
+    wait_page(page, "(pegboardPage.st.show || {}).kind === 'over'", what="the celebration")
+    for _ in range(10):  # through the rainbow: every drawing shows the one peg
+        roles = _roles(page)
+        assert [h for h, r in enumerate(roles, 1) if r == "peg"] == [4] and set(roles) == {"peg", "empty"}, roles
+        assert "peg" in page.locator("#hole-4").get_attribute("aria-label")
+        assert "empty" in page.locator("#hole-1").get_attribute("aria-label")
+        time.sleep(0.1)
+    # a new game, its hint and a demonstration: the holes the show names, the rest the pegs
+    board.control("fill", empty=1)
+    wait_page(page, "pegboardPage.st.mode === 'play' && (pegboardPage.st.pegs || []).length === 14", what="a game")
+    page.keyboard.press("h")
+    wait_page(page, "(pegboardPage.st.show || {}).kind === 'hint' && document.querySelector('.hole[data-role=from]')",
+              what="the hint drawn")
+    st = page.evaluate("pegboardPage.st")
+    roles = _roles(page)
+    f, o, t = st["show"]["move"]
+    assert (roles[f - 1], roles[o - 1], roles[t - 1]) == ("from", "over", "to")
+    assert all(r == ("peg" if h in st["pegs"] else "empty") for h, r in enumerate(roles, 1) if h not in (f, o, t))
+    page.keyboard.press("d")
+    wait_page(page, "(pegboardPage.st.show || {}).kind === 'demo'", what="the demo")
+    for _ in range(5):
+        st, roles = page.evaluate("[pegboardPage.st, %s]" % ROLES_JS)
+        show = st.get("show") or {}
+        if show.get("kind") == "demo":
+            move = show.get("move") or []
+            for h, r in enumerate(roles, 1):
+                want = ("from", "over", "to")[move.index(h)] if h in move else (
+                    "demo" if h in show["pegs"] else "empty")
+                assert r == want, (h, r, show)
+        time.sleep(0.3)
+    assert not page.errors

@@ -35,7 +35,7 @@ FINISH = "finish"
 LEAVE = "leave"
 MOST = "most"
 
-_USAGE = "use finish:H, leave:K or most"
+_USAGE = "use finish:H, finish (the hole that started empty), leave:K, most or none"
 
 
 def _number(text, what, hi):
@@ -51,7 +51,7 @@ def parse(text, holes):
     """A target from its text ("finish:13", "finish", "leave:3", "most", "most:10") on a board of
     `holes` holes; ValueError naming what is wrong."""
     if not isinstance(text, str):
-        raise ValueError("a challenge is text, like finish:13, leave:3 or most")
+        raise ValueError("a challenge is text, like finish:13, finish, leave:3, most or none")
     s = text.strip().lower()
     i = s.find(":")
     kind, arg = (s, None) if i < 0 else (s[:i].strip(), s[i + 1:].strip())

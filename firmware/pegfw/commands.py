@@ -44,10 +44,19 @@ def cmd_state(app, rid, req, now):
             # rewrites the drive the table file is not read: unknown
             "solvable": app.advisor.hint(pos)[1] if app.table is not None and not app.updating else None,
             "lifted": t.lifted, "landing": holes_of(t.landing), "illegal": holes_of(t.bad),
+            "pull": holes_of(t.pending), "show": _show(app, now),
             "lights": [[c >> 16, c >> 8 & 255, c & 255] for c in frame],
             "ma": estimate_ma(frame),
             "brightness": app.limiter.brightness, "theme": app.theme,
             "seq": app.link.seq, "dropped": app.link.dropped}
+
+
+def _show(app, now):
+    """What the lights show over the pegs, in roles (docs/protocol.md: `show`)."""
+    t = app.tracker
+    if app.shows.show is None and app.guide is not None and t.mode == "play" and t.sensed == t.position:
+        return {"kind": "guide", "move": app.board.move_of(app.guide.next_jump())}
+    return app.shows.describe(now)
 
 
 def cmd_hint(app, rid, req, now):

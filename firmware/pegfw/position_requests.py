@@ -43,7 +43,7 @@ def cmd_play(app, rid, req, now):
     if target is not None and finish is not None:
         raise ProtocolError("bad_args", "give finish or target, not both (target finish:H is the same)")
     if target is not None and not isinstance(target, str):
-        raise ProtocolError("bad_args", "target is text: finish:H, leave:K or most")
+        raise ProtocolError("bad_args", "target is text: finish:H, finish, leave:K, most or none")
     app.check_thinking()
     app.check_idle()
     out = play_here(app, finish)

@@ -1,6 +1,7 @@
 """The board demonstrates a line of jumps on its LEDs."""
 
 from pegfw import colors
+from pegcore.rules import holes_of
 from pegfw.clock import ticks_diff
 from pegfw.shows import paint_jump
 
@@ -13,6 +14,13 @@ class DemoShow:
         self.board, self.start, self.mask, self.jumps, self.step_ms = board, start, mask, jumps, step_ms
         self.done_steps = 0
         self._reported = 0
+
+    def describe(self, now):
+        """The demonstration's pegs and the jump lit now, in roles (the state reply's `show`)."""
+        k = ticks_diff(now, self.start) // self.step_ms
+        lit = k < len(self.jumps) and ticks_diff(now, self.start) % self.step_ms < self.step_ms * 2 // 3
+        return {"pegs": holes_of(self._mask_after(min(k, len(self.jumps)))),
+                "move": self.board.move_of(self.jumps[k]) if lit else None}
 
     def _mask_after(self, k):
         m = self.mask

@@ -25,6 +25,10 @@ class GameOverShow:
     def __init__(self, n, start, verdict, duration=5000):
         self.n, self.start, self.verdict, self.duration = n, start, verdict, duration
 
+    def describe(self, now):
+        """A celebration over the true pegs: no role of its own (the state reply's `show`)."""
+        return {"verdict": self.verdict}
+
     def frame(self, now, base):
         t = ticks_diff(now, self.start)
         if t >= self.duration:

@@ -36,6 +36,17 @@ class ShowRunner:
             raise
         self.kind, self.show, self.until = kind, show, until
 
+    def describe(self, now):
+        """The running show in roles for the views (the state reply's `show`), or None: its kind,
+        and what its lights mean (a show without roles, the self-test's chase, gives its kind)."""
+        if self.show is None:
+            return None
+        out = {"kind": self.kind}
+        describe = getattr(self.show, "describe", None)
+        if describe is not None:
+            out.update(describe(now))
+        return out
+
     def hosted(self):
         """Whether a show the host asked for runs (demo, watch, selftest): it answers busy."""
         return self.kind in HOST_SHOWS

@@ -1,6 +1,7 @@
 """The "watch the solver" show: the core's step-wise search played on the LEDs."""
 
 from pegcore import search
+from pegcore.rules import holes_of
 from pegfw import colors
 from pegfw.clock import ticks_diff
 
@@ -19,6 +20,13 @@ class SolverShow:
 
     def step(self):
         self.pending += 1
+
+    def describe(self, now):
+        """The search's pegs and its latest step, in roles (the state reply's `show`)."""
+        b, k = self.board, self.kind
+        return {"pegs": holes_of(self.mask), "solved": k == search.SOLVED,
+                "tried": b.jump_to[self.jump] + 1 if k == search.TRY else None,
+                "taken_back": b.jump_from[self.jump] + 1 if k == search.BACK else None}
 
     def frame(self, now, base):
         if self.finished_at is None:

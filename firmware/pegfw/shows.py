@@ -25,6 +25,12 @@ class HintShow:
         self.board, self.start, self.jump, self.solvable = board, start, jump, solvable
         self.duration = duration + (0 if solvable else 1200)
 
+    def describe(self, now):
+        """What the lights show, in roles (the state reply's `show`: views draw it, never
+        reading roles back from colours)."""
+        lost = not self.solvable and ticks_diff(now, self.start) < 1200
+        return {"move": self.board.move_of(self.jump) if self.jump >= 0 and not lost else None, "lost": lost}
+
     def frame(self, now, base):
         t = ticks_diff(now, self.start)
         if t >= self.duration:

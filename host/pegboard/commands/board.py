@@ -84,6 +84,10 @@ def hint(args: argparse.Namespace) -> int:
         print(json.dumps(h))
     elif h["move"] is None:
         print("no jump left: the board is empty" if not h["best_left"] else "no jump left: %s" % pegs(h["best_left"]))
+    elif h.get("challenge"):  # toward the game's challenge, not one peg left
+        print("hint: %s (the challenge %s %s)" % (move_text(h["move"]), h["challenge"],
+                                                 "is still within reach" if h.get("reachable") else
+                                                 "is out of reach: this is the best move left"))
     elif h["solvable"]:
         print("hint: %s (one peg left is still possible)" % move_text(h["move"]))
     else:

@@ -73,6 +73,13 @@ def result_text(game: dict[str, Any]) -> str:
     return text
 
 
+def start_words(start: list[int], holes: int) -> str:
+    """A start as a player says it: "hole 1 empty" for a full board less one, else its pegs."""
+    if len(start) == holes - 1:
+        return "hole %d empty" % next(h for h in range(1, holes + 1) if h not in start)
+    return "pegs " + ",".join(str(h) for h in start)
+
+
 def run(args: argparse.Namespace) -> int:
     export = gif = None
     if args.export:
@@ -115,9 +122,10 @@ def run(args: argparse.Namespace) -> int:
     elif not (export or gif):
         if not games:
             print("no finished or abandoned game kept yet")
+        holes = rows * (rows + 1) // 2
         for g in games:
-            print("%4d  start %-40s %2d moves  %s" % (g["n"], ",".join(str(h) for h in g["start"]),
-                                                       len(g["moves"]), result_text(g)))
+            print("%4d  start %-24s %2d moves  %s" % (g["n"], start_words(g["start"], holes), len(g["moves"]),
+                                                       result_text(g)))
     else:
         for option, want in (("exported", export), ("animated", gif)):
             if want:

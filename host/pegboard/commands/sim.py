@@ -44,6 +44,11 @@ def register(sub: Subcommands) -> None:
     p.add_argument("--link", metavar="PATH", help="keep the symlink to the data port here (default: in the "
                                                   "runtime folder, see docs/simulator.md)")
     p.add_argument("--console", action="store_true", help="echo the firmware's console output to stderr")
+    p.add_argument("--name", default=None, metavar="NAME",
+                   help="the simulated board's name: its flash (kept games, stats) is kept between runs in the "
+                        "user's data folder under this name (default: board)")
+    p.add_argument("--fresh", action="store_true", help="start with erased flash (the kept one is replaced)")
+    p.add_argument("--list", action="store_true", help="list the simulated boards whose flash is kept, and exit")
     p.add_argument("--circuitpython", metavar="VERSION", default=NEWEST_TESTED,
                    help="the CircuitPython version the board runs (default: %s, the newest tested; the firmware "
                         "supports %s to %s.x). The chip and thumb "
@@ -69,6 +74,22 @@ def run(args: argparse.Namespace) -> int:
     from pegboard.link import runtime_file
     from pegboard.sim.settings import SettingsError
 
+    from pegboard.sim import kept_flash
+
+    if args.list:
+        boards = kept_flash.kept()
+        for k in boards:
+            print("%-16s %5d bytes written  %s" % (k.name, k.used, k.path))
+        if not boards:
+            print("no simulated board's flash is kept yet (in %s)" % (kept_flash.data_dir() / "boards"))
+        return 0
+    try:
+        flash = kept_flash.path_of(args.name or kept_flash.DEFAULT_NAME)
+        if args.fresh:
+            flash.unlink(missing_ok=True)
+        kept_flash.load(flash)  # a damaged file is refused here, saying what to do
+    except (kept_flash.FlashError, OSError) as e:
+        raise UsageError(str(e)) from None
     if args.settings and not Path(args.settings).is_file():
         raise UsageError("--settings %s: no such file" % args.settings)
     if args.link:
@@ -86,7 +107,7 @@ def run(args: argparse.Namespace) -> int:
         link = args.link or runtime_file.data_link_path()
         sim = Simulator(settings=args.settings, runtime=args.runtime, heap=args.heap, link=link,
                         console=args.console, chip_time=args.chip_time if args.runtime in ("chip", "thumb") else None,
-                        circuitpython=args.circuitpython, **kw)
+                        circuitpython=args.circuitpython, flash=flash, **kw)
     except (SimError, SettingsError, OSError) as e:
         raise UsageError(str(e)) from None
     stop = threading.Event()
@@ -97,6 +118,7 @@ def run(args: argparse.Namespace) -> int:
         print("control: %s" % sim.control_path, flush=True)
         print("(the data port is %s now; %s follows it across unplug/replug. Commands without --port find "
               "this simulator.)" % (sim.data_path, link), flush=True)
+        print("flash: %s (kept between runs; --fresh for a new one)" % flash, flush=True)
         info = runtime_file.write(link, sim.control_path)
         try:
             _watch_firmware(sim, stop, info)

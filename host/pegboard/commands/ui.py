@@ -111,7 +111,14 @@ def play(args: argparse.Namespace) -> int:
 
     if not sys.stdout.isatty():
         print(NO_TERMINAL_PLAY, file=sys.stderr, flush=True)
-    with Simulator(runtime=args.runtime) as sim:
+    from pegboard.sim import kept_flash
+
+    try:  # its flash kept between runs, as `pegboard sim` keeps it: the games played here stay
+        flash = kept_flash.path_of(kept_flash.DEFAULT_NAME)
+        kept_flash.load(flash)
+    except (kept_flash.FlashError, OSError) as e:
+        raise UsageError(str(e)) from None
+    with Simulator(runtime=args.runtime, flash=flash) as sim:
         # announced and reached through its hub like any board: `pegboard state`, `monitor` ...
         # in another terminal find it and share it with this screen
         announced = runtime_file.write(sim.data_path, sim.control_path)

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from pegboard.deploy import circuitpython as cp_versions
-from pegboard.sim import firmware_child
+from pegboard.sim import firmware_child, kept_flash
 from pegboard.sim.control_server import ControlServer
 from pegboard.sim.data_port import DataPort
 from pegboard.sim.errors import SimError
@@ -71,7 +71,8 @@ class Simulator:
                  runtime: str = "cpython", heap: str | None = None, link: str | None = None,
                  board: str | None = None, console: bool = False, chip_time: bool | None = None,
                  shift_wiring: list[tuple[int, str]] | None = None,
-                 circuitpython: str = cp_versions.NEWEST_TESTED, uf2: str | Path | None = None) -> None:
+                 circuitpython: str = cp_versions.NEWEST_TESTED, uf2: str | Path | None = None,
+                 flash: str | Path | None = None) -> None:
         """`runtime`: "cpython", "micropython" (the unix VM), "chip" (chipvm: MicroPython's core
         set up as a CircuitPython board is; see pegboard.sim.chipvm) or "thumb" (the same core built
         for a Cortex-M0+ and run in an emulator that counts its cycles; pegboard.sim.thumbvm).
@@ -130,7 +131,9 @@ class Simulator:
         self.holes = rows * (rows + 1) // 2
         self.pegs = 0    # bit i: a peg in hole i+1, as the sensors read it
         self.button = 0
-        self.nvm = bytearray(b"\xff" * 4096)  # erased flash
+        # the NVM: erased, or kept in a file between runs (`flash`: pegboard.sim.kept_flash)
+        self.flash_file = Path(flash) if flash else None
+        self.nvm = kept_flash.load(self.flash_file) if self.flash_file else bytearray(b"\xff" * kept_flash.SIZE)
         self.console: deque[str] = deque(maxlen=300)
         # rp2040 runtime: the harness's messages with the emulated chip's time of each ("ns"), newest last,
         # and the console lines with theirs: what the bench's figures are read from
@@ -312,6 +315,8 @@ class Simulator:
         elif t == "nvmw":
             data = bytes.fromhex(msg["d"])
             self.nvm[msg["o"]:msg["o"] + len(data)] = data
+            if self.flash_file is not None:
+                kept_flash.save(self.flash_file, bytes(self.nvm))
         elif t == "wd":
             ms = msg["timeout_ms"] if msg.get("mode") == "RESET" else 0
             # thumb with chip time: the emulator keeps the watchdog in chip time; the PC's clock

@@ -22,7 +22,7 @@ from textual.widgets import Button, Footer, Header, RichLog, Static
 from pegcore.geometry import Board
 from pegcore.rules import mask_of
 from pegboard.tui.board_link import BoardLink
-from pegboard.tui.roles import ROLES, hole_look, legend, lit_jump
+from pegboard.tui.roles import ROLES, hole_look, legend, shown_jump
 from pegboard.link.client import BoardClient
 from pegboard.pictures.text import move_text, render_board
 from pegboard.tui.words import (batch_text, count, demo_move_text, game_over_text, mode_text, start_text,
@@ -123,8 +123,8 @@ class BoardApp(App[int]):
         Binding("d", "demo", "Demo"),
         Binding("w", "watch", "Watch"),
         Binding("s", "stop", "Stop"),
-        Binding("n", "new_game", "New game"),
-        Binding("g", "play_here", "Play here"),
+        Binding("n", "new_game", "New"),  # (short: the footer fits 80 columns)
+        Binding("g", "play_here", "Play"),
         Binding("c", "clear", "Clear", show=False),
         Binding("b", "browse", "Solution"),  # while the browser is open b closes it: the next line
         Binding("b", "close", "Close", key_display="b/esc"),
@@ -145,16 +145,16 @@ class BoardApp(App[int]):
         Binding("down", "cursor(1, 0)", "hole below", show=False, priority=True),
         Binding("left", "cursor(0, -1)", "hole left", show=False, priority=True),
         Binding("right", "cursor(0, 1)", "hole right", show=False, priority=True),
-        Binding("0", "digit(0)", "hole 0", show=False),
-        Binding("1", "digit(1)", "hole 1", show=False),
-        Binding("2", "digit(2)", "hole 2", show=False),
-        Binding("3", "digit(3)", "hole 3", show=False),
-        Binding("4", "digit(4)", "hole 4", show=False),
-        Binding("5", "digit(5)", "hole 5", show=False),
-        Binding("6", "digit(6)", "hole 6", show=False),
-        Binding("7", "digit(7)", "hole 7", show=False),
-        Binding("8", "digit(8)", "hole 8", show=False),
-        Binding("9", "digit(9)", "hole 9", show=False),
+        Binding("0", "digit(0)", "hole 0", show=False, priority=True),
+        Binding("1", "digit(1)", "hole 1", show=False, priority=True),
+        Binding("2", "digit(2)", "hole 2", show=False, priority=True),
+        Binding("3", "digit(3)", "hole 3", show=False, priority=True),
+        Binding("4", "digit(4)", "hole 4", show=False, priority=True),
+        Binding("5", "digit(5)", "hole 5", show=False, priority=True),
+        Binding("6", "digit(6)", "hole 6", show=False, priority=True),
+        Binding("7", "digit(7)", "hole 7", show=False, priority=True),
+        Binding("8", "digit(8)", "hole 8", show=False, priority=True),
+        Binding("9", "digit(9)", "hole 9", show=False, priority=True),
         Binding("ctrl+c", "quit", "Quit", show=False, priority=True),  # as in every other command
     ]
 
@@ -337,7 +337,7 @@ class BoardApp(App[int]):
                 btn = self.query_one("#hole-%d" % h, Button)
             except Exception:  # the rows are being rebuilt
                 return
-            symbol, bg, fg = hole_look(h, st, self.sensed)
+            symbol, bg, fg = hole_look(h, st)
             btn.label = symbol + str(h)
             btn.styles.background = bg
             btn.styles.color = fg
@@ -358,7 +358,7 @@ class BoardApp(App[int]):
 
     def _log_lit_move(self, st: dict[str, Any]) -> None:
         """A demo this UI did not start (the board's button, another program): the move it lights."""
-        jump = lit_jump(st, self._holes())
+        jump = shown_jump(st)
         if jump and (self.demo_made + 1, jump) != self.demo_lit:
             self.demo_lit = (self.demo_made + 1, jump)
             self.logline(demo_move_text(self.demo_made + 1, jump))

@@ -104,7 +104,7 @@
     A.sensed = new Set(st.pegs || []);
     var pegs = st.pegs || [];
     var looks = [];
-    for (var h = 1; h <= holesOf(st); h++) looks.push(R.holeLook(h, st, pegs));
+    for (var h = 1; h <= holesOf(st); h++) looks.push(R.holeLook(h, st));
     A.view.draw(looks);
     var lines = [W.modeText(st, pegs.length, A.control)];
     if (st.illegal && st.illegal.length) lines.push("illegal placement at " + st.illegal.join(", ") + ": put it back");
