@@ -278,3 +278,30 @@ def test_events_in_plain_words():
     assert event_text({"event": "button", "pressed": True}) is None
     fill = [{"event": "place", "hole": h} for h in (2, 3, 4)] + [{"event": "new_game", "empty": 1}]
     assert batch_text(fill) == ["pegs placed in 2, 3, 4", "new game: hole 1 empty"]
+
+
+def test_a_board_that_goes_away_is_dimmed_and_named_then_followed_again():
+    """The mirror's board is unplugged: within a second the holes are dimmed and the status names
+    the port; plugged back, the mirror follows it again with no key pressed."""
+    async def scenario():
+        with _filled_sim() as sim:
+            link = str(sim.link_path) if getattr(sim, "link_path", None) else sim.data_path
+            app = BoardApp(BoardClient(link))
+            async with app.run_test(size=SIZE) as pilot:
+                await _until(pilot, lambda: app.state.get("mode") == "play", "the first state")
+                sim.control("unplug")
+                t = time.monotonic()
+                await _until(pilot, lambda: app.query_one("#board").has_class("gone"), "the board dimmed", 5)
+                assert time.monotonic() - t < 1.5
+                status = str(app.query_one("#status").render())
+                assert status.startswith("board gone: waiting for it at ") and "/" in status
+                assert app.query_one("#hole-2").styles.opacity < 1
+                assert _log(app).count("is gone") == 1
+                sim.control("replug")
+                await _until(pilot, lambda: not app.query_one("#board").has_class("gone"), "the board back", 20)
+                assert "the board is back" in _log(app)
+                sim.control("lift", hole=4)
+                await _until(pilot, lambda: _label(app, 4) == "↑4", "the mirror following again")
+                await pilot.press("q")
+
+    asyncio.run(scenario())

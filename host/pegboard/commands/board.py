@@ -14,7 +14,8 @@ from pegboard.tui.words import pegs
 
 def register(sub: Subcommands) -> None:
     p = sub.add_parser("ports", help="list the boards found: CircuitPython serial ports and running simulators, "
-                                       "and which programs use each")
+                                       "and which programs use each",
+                       epilog="exit status: 0 done, 2 bad usage")  # it starts nothing: no Ctrl-C to tell of
     p.set_defaults(func=ports)
     p = sub.add_parser("state", help="show the board's pegs, mode and moves")
     add_port(p)

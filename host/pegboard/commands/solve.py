@@ -309,6 +309,8 @@ def _solve(board: Board, empties: list[int], args: argparse.Namespace) -> int:
                     f.write(solution_svg(board, start, jumps, colours=args.colours))
             except OSError as e:
                 raise UsageError("cannot write %s: %s" % (args.svg, e.strerror)) from None
+            if not args.json:
+                print("wrote %s: the solution step by step (%d moves)" % (args.svg, len(jumps)))
         if args.gif:
             from pegboard.pictures.svg import solution_gif
 
@@ -316,6 +318,8 @@ def _solve(board: Board, empties: list[int], args: argparse.Namespace) -> int:
                 solution_gif(board, start, jumps, args.gif, colours=args.colours)
             except OSError as e:
                 raise UsageError("cannot write %s: %s" % (args.gif, e)) from None
+            if not args.json:
+                print("wrote %s: the solution animated (%d moves)" % (args.gif, len(jumps)))
     return status
 
 

@@ -108,6 +108,7 @@ class BoardApp(App[int]):
     #board { height: 1fr; align: center middle; }
     .row { width: 100%; height: 1; align-horizontal: center; }
     .hole { min-width: 1; height: 1; border: none; padding: 0; margin: 0; }
+    #board.gone .hole { opacity: 35%; }
     #banner { height: auto; min-height: 1; padding: 0 1; text-style: bold; }
     #banner.won { background: $success; }
     #banner.lost { background: $error; }
@@ -183,6 +184,7 @@ class BoardApp(App[int]):
         self.demo: list[list[int]] | None = None  # the running demo's moves, when this UI started it
         self.demo_made = 0  # moves the running demo has made (its demo_step events)
         self.demo_lit: tuple[int, list[int]] | None = None  # the lit move last logged (a demo of unknown moves)
+        self.gone: str | None = None  # the port of a board that went away, until it is back
         self.cursor: int | None = None  # the hole the keys act on (shown once a key moves it)
         self.typed = (0, 0.0)  # a hole number being typed: (so far, when its last digit came)
         self.title = title
@@ -236,11 +238,29 @@ class BoardApp(App[int]):
             self._reply(msg.item[1], msg.item[2])
         elif kind == "error":
             self.logline("! " + msg.item[1])
+        elif kind == "gone":
+            self._gone(msg.item[1], msg.item[2])
+        elif kind == "back":
+            self._back()
 
     def logline(self, text: str) -> None:
         self.logged.append(text)  # as written: the log on screen wraps it
         del self.logged[:-LOG_KEPT]
         self.query_one("#log", RichLog).write(text)
+
+    def _gone(self, port: str, why: str) -> None:
+        """The board went away: the holes dimmed, the status says so, until it is back (info)."""
+        self.gone = port
+        self.query_one(HoleBoard).add_class("gone")
+        self.query_one("#status", Static).update("board gone: waiting for it at %s" % port)
+        self.logline("! the board at %s is gone (%s): waiting for it" % (port, why))
+
+    def _back(self) -> None:
+        if self.gone:
+            self.logline("the board is back")
+            self.gone = None
+            self.query_one(HoleBoard).remove_class("gone")
+            self._show_status(self.state)
 
     async def _set_info(self, info: dict[str, Any]) -> None:
         self.info = info
@@ -368,7 +388,9 @@ class BoardApp(App[int]):
         if self.watching and st.get("mode") == "demo":
             lines.append(WATCH_HELP)
         if st.get("moves"):
-            lines.append("moves: " + " ".join("%d-%d" % (m[0], m[2]) for m in st["moves"][-6:]))
+            moves = st["moves"]
+            lines.append("moves (%d): %s%s" % (len(moves), "… " if len(moves) > 6 else "",
+                                               " ".join("%d-%d" % (m[0], m[2]) for m in moves[-6:])))
         if st.get("illegal"):
             lines.append("illegal placement at %s" % ", ".join(map(str, st["illegal"])))
         self.query_one("#status", Static).update("\n".join(lines))

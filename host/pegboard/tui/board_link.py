@@ -7,7 +7,9 @@ What it posts (plain tuples, the UI wraps them in Textual messages):
   ("events", [event, ...])     as they arrive, then a fresh
   ("state", reply)             after every event batch and every request
   ("reply", cmd, reply)        a request's answer
-  ("error", text)              a request the board refused, or a lost link
+  ("error", text)              a request the board refused
+  ("gone", port, why)          the port failed (once, at once, while the link waits for the board)
+  ("back",)                    it is open again
 Events that arrive while a request waits for its reply are posted before that reply (and before
 the state after it), in the order the board sent them: the log keeps step with the lights.
 
@@ -43,6 +45,27 @@ class BoardLink(threading.Thread):
         self.state: dict[str, Any] = {}
         self._animated_until = 0.0
         self._refreshed = 0.0
+        self._gone = False  # told the UI the board is gone: told once, until it is back
+        link = getattr(board, "link", None)
+        if link is not None:  # the port's own hooks: the UI hears of a pulled cable at once
+            was_back = link.on_back
+
+            def back() -> None:
+                if was_back:
+                    was_back()
+                self._back()
+            link.on_lost = lambda: self._lost("the port failed")
+            link.on_back = back
+
+    def _lost(self, why: str) -> None:
+        if not self._gone:
+            self._gone = True
+            self.post(("gone", self.board.port or "the board's port", why))
+
+    def _back(self) -> None:
+        if self._gone:
+            self._gone = False
+            self.post(("back",))
 
     # -- called from the UI thread ------------------------------------------------------------
     def ask(self, cmd: str, **args: Any) -> None:
@@ -69,6 +92,7 @@ class BoardLink(threading.Thread):
             try:
                 if not connected:
                     self.post(("info", self.board.request("info")))
+                    self._back()
                     self._refresh()
                     connected = True
                 self._do_jobs()
@@ -77,10 +101,10 @@ class BoardLink(threading.Thread):
                 elif self._animating() and time.monotonic() - self._refreshed > ANIMATION_REREAD_S:
                     self._refresh()
             except BoardError as e:
-                self.post(("error", str(e)))
+                self._lost(str(e))
                 connected = False
                 self.board.close()
-                self.stopping.wait(1.0)
+                self.stopping.wait(0.5)
             except Exception as e:  # noqa: BLE001 - a thread that dies silently would freeze the picture
                 self.post(("error", "the link to the board failed (%s: %s); trying again" % (type(e).__name__, e)))
                 self.stopping.wait(1.0)

@@ -253,7 +253,8 @@ def _run_text(name: str, holes: list[str]) -> str:
 
 
 MODE_WORDS = {"setup": "setting up", "play": "playing", "illegal": "illegal placement", "over": "game over",
-              "demo": "demo or search running", "guide": "guiding"}
+              "demo": "a show running", "guide": "guiding"}
+SHOW_WORDS = {"demo": "demo running", "watch": "the solver's search running", "selftest": "self-test running"}
 
 
 def mode_text(st: dict[str, Any], n: int) -> str:
@@ -268,6 +269,8 @@ def mode_text(st: dict[str, Any], n: int) -> str:
         return ("free play: %s set by hand (hints are about them); play from here: g (live view), "
                 "`pegboard play`, or the board's button held 3 s" % pegs(n))
     words = MODE_WORDS.get(str(mode), str(mode or "waiting for the board"))
+    if mode == "demo":  # which show: the state says (its `show`)
+        words = SHOW_WORDS.get((st.get("show") or {}).get("kind"), words)
     parts = [pegs(n)]
     if st.get("empty_start"):
         parts.append("from hole %s" % st["empty_start"])

@@ -9,7 +9,8 @@
   var SETUP_WHY = { emptied: "the board was emptied: game abandoned, free play", game_over: "the game is over: free play",
                     request: "the game ended: the board shows the position to set up" };
   var MODE_WORDS = { setup: "setting up", play: "playing", illegal: "illegal placement", over: "game over",
-                     demo: "demo or search running", guide: "guiding" };
+                     demo: "a show running", guide: "guiding" };
+  var SHOW_WORDS = { demo: "demo running", watch: "the solver's search running", selftest: "self-test running" };
   var DONE = { demo_done: "demo", watch_done: "the solver's search", selftest_done: "self-test" };
 
   function count(n, word) { return n === 0 ? "no " + word + "s" : n + " " + word + (n === 1 ? "" : "s"); }
@@ -122,7 +123,9 @@
     if (st.empty_start) parts.push("from hole " + st.empty_start);
     else if (st.start) parts.push("from a hand-set start of " + pegs(st.start.length));
     if (st.finish) parts.push("finish in hole " + st.finish);
-    return (MODE_WORDS[st.mode] || st.mode || "waiting for the board") + ": " + parts.join(", ");
+    var words = MODE_WORDS[st.mode] || st.mode || "waiting for the board";
+    if (st.mode === "demo" && st.show && SHOW_WORDS[st.show.kind]) words = SHOW_WORDS[st.show.kind]; // which show
+    return words + ": " + parts.join(", ");
   }
 
   var api = { challengeText: challengeText, eventText: eventText, modeText: modeText, gameOverText: gameOverText, move: move, pegs: pegs, count: count,
