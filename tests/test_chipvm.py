@@ -187,6 +187,7 @@ def test_a_64_bit_build_when_asked_keeps_the_same_options(tmp_path):
     assert p.stdout.strip() == "no next2 True", p.stdout + p.stderr
 
 
+@pytest.mark.timeout(900)  # a whole build from source with zig: past 300 s on a loaded two-core machine
 def test_zig_builds_it_32_bit_where_gcc_m32_is_missing(monkeypatch, tmp_path):
     # the build a machine without gcc-multilib gets (PEGBOARD_CHIPVM_CC=zig forces it here)
     if importlib.util.find_spec("ziglang") is None:
