@@ -77,7 +77,9 @@ def test_a_burst_of_rare_requests_does_not_hold_the_loop():
     # the watchdog unfed for seconds; the chip runtime's chip time would reset the board
     with Simulator(runtime="chip") as sim:
         lines = [b'{"cmd":"stats"}'] * 100
-        replies, _ = burst(sim, lines, timeout=60)
+        # (each compile is the PC's time on this runtime: a loaded machine takes longer; what is checked
+        # is that every one is answered and no pass starves the watchdog)
+        replies, _ = burst(sim, lines, timeout=180)
         assert len(replies) == 100 and all(r["ok"] for r in replies)
         st = sim.control("status")
         assert st["chip_watchdog_resets"] == 0 and st["resets"] == 0, st["console"][-3:]

@@ -270,7 +270,7 @@ def mode_text(st: dict[str, Any], n: int) -> str:
                 "`pegboard play`, or the board's button held 3 s" % pegs(n))
     words = MODE_WORDS.get(str(mode), str(mode or "waiting for the board"))
     if mode == "demo":  # which show: the state says (its `show`)
-        words = SHOW_WORDS.get((st.get("show") or {}).get("kind"), words)
+        words = SHOW_WORDS.get(str((st.get("show") or {}).get("kind")), words)
     parts = [pegs(n)]
     if st.get("empty_start"):
         parts.append("from hole %s" % st["empty_start"])
