@@ -72,3 +72,23 @@ def test_the_sim_command_lists_keeps_and_refreshes_the_flash(tmp_path):
     finally:
         p.terminate()
         p.wait(15)
+
+
+def test_a_kept_board_plays_in_one_simulator_at_a_time(tmp_path):
+    """Two simulators on one kept flash would each overwrite the other's games: the second is
+    refused, naming the first's pid, until the first stops."""
+    import pytest
+
+    flash = kept_flash.path_of("shared")
+    first = Simulator(flash=flash)
+    try:
+        with pytest.raises(kept_flash.FlashError, match=r"'shared' is running already \(pid %d\)" % os.getpid()):
+            Simulator(flash=flash)
+        env = dict(os.environ, XDG_RUNTIME_DIR=str(tmp_path))
+        out = subprocess.run([sys.executable, "-m", "pegboard", "sim", "--name", "shared"], env=env,
+                             capture_output=True, text=True, timeout=30)
+        assert out.returncode == 2 and "is running already" in out.stderr and "--name" in out.stderr, out.stderr
+    finally:
+        first.close()
+    Simulator(flash=flash).close()  # free again once the first has stopped
+    assert [k.name for k in kept_flash.kept()] == [] or all(k.path.suffix == ".nvm" for k in kept_flash.kept())

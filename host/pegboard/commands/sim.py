@@ -108,7 +108,7 @@ def run(args: argparse.Namespace) -> int:
         sim = Simulator(settings=args.settings, runtime=args.runtime, heap=args.heap, link=link,
                         console=args.console, chip_time=args.chip_time if args.runtime in ("chip", "thumb") else None,
                         circuitpython=args.circuitpython, flash=flash, **kw)
-    except (SimError, SettingsError, OSError) as e:
+    except (SimError, SettingsError, kept_flash.FlashError, OSError) as e:
         raise UsageError(str(e)) from None
     stop = threading.Event()
     for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):  # SIGHUP: its terminal closed

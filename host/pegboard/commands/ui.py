@@ -28,7 +28,8 @@ def register(sub: Subcommands) -> None:
     p.add_argument("--plain", action="store_true", help="print text frames instead (logs, non-terminals)")
     p.set_defaults(func=mirror)
     p = sub.add_parser("run", help="the main job: mirror the real board if plugged in, else play the simulated one",
-                       description="Mirrors a plugged-in board; else a running `pegboard sim`; else starts a "
+                       description="Mirrors a plugged-in board; else a running simulated board (`pegboard sim`, "
+                                   "or another `pegboard run`'s) until it stops; else starts a "
                                    "simulated board to play on in the terminal: click the jumping peg, then the "
                                    "empty hole it lands in, then the jumped peg. Without a terminal it prints a "
                                    "demonstration: the board after each move of a solution.")
@@ -73,11 +74,12 @@ def mirror(args: argparse.Namespace) -> int:
     return 0
 
 
-def _plain(board: BoardClient, until: float | None = None) -> int:
-    """Events in plain words, and the board after each change (from the board's events, not a timer)."""
+def _plain(board: BoardClient, until: float | None = None, stop: threading.Event | None = None) -> int:
+    """Events in plain words, and the board after each change (from the board's events, not a timer),
+    until `until` (a monotonic time) or `stop`."""
     try:
         print(describe_state(board.request("state")) + "\n", flush=True)
-        while until is None or time.monotonic() < until:
+        while (until is None or time.monotonic() < until) and not (stop is not None and stop.is_set()):
             events = board.poll(0.1)
             for e in events:
                 text = event_text(e)
@@ -118,7 +120,11 @@ def play(args: argparse.Namespace) -> int:
         kept_flash.load(flash)
     except (kept_flash.FlashError, OSError) as e:
         raise UsageError(str(e)) from None
-    with Simulator(runtime=args.runtime, flash=flash) as sim:
+    try:  # refused while another simulator plays the same kept board (its games would be overwritten)
+        sim = Simulator(runtime=args.runtime, flash=flash)
+    except kept_flash.FlashError as e:
+        raise UsageError(str(e)) from None
+    with sim:
         # announced and reached through its hub like any board: `pegboard state`, `monitor` ...
         # in another terminal find it and share it with this screen
         announced = runtime_file.write(sim.data_path, sim.control_path)
@@ -186,22 +192,67 @@ def _scripted_show(sim, board: BoardClient) -> int:
 
 
 def run(args: argparse.Namespace) -> int:
-    from pegboard.link.ports import find_board_or_sim
+    from pegboard.link.ports import find_data_port
+    from pegboard.link.runtime_file import answering_sim
 
-    port = None
     if not getattr(args, "sim", False):
         try:
-            port = find_board_or_sim()
+            port = find_data_port()
         except Exception:  # noqa: BLE001 - a port scan that fails means: play the simulated board
             port = None
-    if port:
-        print("board found on %s" % port)
-        if not sys.stdout.isatty():
-            print(NO_TERMINAL_MIRROR, file=sys.stderr, flush=True)
-        # found, not named: the mirror finds it again at every connect (a board plugged back into
-        # another socket has another name; its hub looks for the same board by its serial number)
-        return mirror(argparse.Namespace(port=getattr(args, "port", None), plain=not sys.stdout.isatty()))
-    if sys.stdout.isatty():
+        if port:
+            print("board found on %s" % port)
+            if not sys.stdout.isatty():
+                print(NO_TERMINAL_MIRROR, file=sys.stderr, flush=True)
+            # found, not named: the mirror finds it again at every connect (a board plugged back into
+            # another socket has another name; its hub looks for the same board by its serial number)
+            return mirror(argparse.Namespace(port=getattr(args, "port", None), plain=not sys.stdout.isatty()))
+    try:
+        sim = answering_sim()
+    except Exception:  # noqa: BLE001 - an unreadable runtime folder: this program's own board
+        sim = None
+    if sim:
+        print("a simulated board runs on %s (pid %d): playing it here" % (sim["data"], sim["pid"]), flush=True)
+        if not _mirror_sim(sim):
+            return 0
+        print("the simulated board on %s stopped: starting this program's own" % sim["data"], flush=True)
+    elif sys.stdout.isatty():
         print("starting the simulated board" if getattr(args, "sim", False)
               else "no board plugged in: starting the simulated board", flush=True)
     return play(argparse.Namespace(runtime=getattr(args, "runtime", "cpython"), empty=getattr(args, "empty", 1)))
+
+
+def _mirror_sim(sim: dict) -> bool:
+    """Show another program's running simulated board until it stops (True: the caller starts one
+    of its own, never waiting on a board that is gone for good) or the user quits (False). A
+    simulator withdraws its announcement before it shuts down, so its going is seen at once."""
+    from pegboard.link.runtime_file import alive
+
+    board = connect(argparse.Namespace(port=sim["data"]))
+    stopped = threading.Event()
+    done = threading.Event()
+    on_stop: list = []
+
+    def watch() -> None:
+        while not done.wait(0.25):
+            if not (os.path.exists(sim["file"]) and alive(sim["pid"])):
+                stopped.set()
+                for f in on_stop:
+                    f()
+                return
+
+    threading.Thread(target=watch, daemon=True).start()
+    try:
+        if not sys.stdout.isatty():
+            print(NO_TERMINAL_MIRROR, file=sys.stderr, flush=True)
+            _plain(board, stop=stopped)
+        else:
+            from pegboard.tui.app import BoardApp
+
+            app = BoardApp(board, hand=_hand_for(sim["data"]), title="pegboard run: simulated board (%s)" % sim["data"])
+            on_stop.append(lambda: app.call_from_thread(app.exit, 0))
+            app.run()
+    finally:
+        done.set()
+        board.close()
+    return stopped.is_set()

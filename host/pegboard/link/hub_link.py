@@ -176,27 +176,28 @@ class HubLink:
         return True
 
     def close(self) -> None:
-        if self._sock is not None:
-            self._say_bye()
+        # taken first: a reader thread that finds the hub gone closes too, at the same moment
+        sock, self._sock = self._sock, None
+        if sock is not None:
+            self._say_bye(sock)
             try:
-                self._sock.close()
+                sock.close()
             except OSError:
                 pass
-        self._sock = None
         self.connected_to = None
         self._lines.clear()
 
-    def _say_bye(self) -> None:
+    @staticmethod
+    def _say_bye(sock) -> None:
         """Tell the hub this program leaves, and wait (briefly) for its answer: when this is the
         last program, the hub frees the port first, so the port is free when this command ends."""
-        assert self._sock is not None
         try:
-            self._sock.settimeout(2.0)
-            self._sock.sendall(b'{"hub": "bye"}\n')
+            sock.settimeout(2.0)
+            sock.sendall(b'{"hub": "bye"}\n')
             rest = b""
             deadline = time.monotonic() + 2.0
             while time.monotonic() < deadline:
-                data = self._sock.recv(65536)
+                data = sock.recv(65536)
                 if not data:
                     return
                 rest = (rest + data)[-4096:]

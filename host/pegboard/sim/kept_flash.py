@@ -53,6 +53,36 @@ def load(path: Path) -> bytearray:
     return bytearray(data)
 
 
+class Claim:
+    """One simulator's hold on a kept flash: a second simulator on the same board would overwrite
+    the first's games with its own, so it is refused while this one runs. The hold is the OS's lock
+    on a file beside the flash, so a simulator that is killed lets go of it at once."""
+
+    def __init__(self, path: Path) -> None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        lock = path.with_suffix(".lock")
+        self._file = open(lock, "a+", encoding="ascii")  # noqa: SIM115 - held until release()
+        try:
+            import fcntl
+        except ImportError:  # Windows runs no simulator (it has no pseudo-terminals)
+            return
+        try:
+            fcntl.flock(self._file.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            self._file.seek(0)
+            holder = self._file.read().strip() or "?"
+            self._file.close()
+            raise FlashError("the simulated board %r is running already (pid %s): use that one (commands find "
+                             "it), stop it, or start another with --name" % (path.stem, holder)) from None
+        self._file.seek(0)
+        self._file.truncate()
+        self._file.write(str(os.getpid()))
+        self._file.flush()
+
+    def release(self) -> None:
+        self._file.close()
+
+
 def save(path: Path, data: bytes) -> None:
     """`data` in `path`, whole or not at all (a new file renamed over the old)."""
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -77,7 +107,7 @@ def kept() -> list[Kept]:
     """The simulated boards whose flash is kept, by name."""
     folder = data_dir() / "boards"
     out = []
-    for p in sorted(folder.glob("*.nvm")) if folder.is_dir() else []:
+    for p in sorted(folder.glob("*.nvm")) if folder.is_dir() else []:  # not the .lock beside each
         data = p.read_bytes()
         out.append(Kept(p.stem, p, len(data.rstrip(b"\xff")), p.stat().st_mtime))
     return out

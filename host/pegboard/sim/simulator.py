@@ -133,7 +133,13 @@ class Simulator:
         self.button = 0
         # the NVM: erased, or kept in a file between runs (`flash`: pegboard.sim.kept_flash)
         self.flash_file = Path(flash) if flash else None
-        self.nvm = kept_flash.load(self.flash_file) if self.flash_file else bytearray(b"\xff" * kept_flash.SIZE)
+        self._flash_claim = kept_flash.Claim(self.flash_file) if self.flash_file else None  # FlashError: in use
+        try:
+            self.nvm = kept_flash.load(self.flash_file) if self.flash_file else bytearray(b"\xff" * kept_flash.SIZE)
+        except BaseException:
+            if self._flash_claim is not None:
+                self._flash_claim.release()
+            raise
         self.console: deque[str] = deque(maxlen=300)
         # rp2040 runtime: the harness's messages with the emulated chip's time of each ("ns"), newest last,
         # and the console lines with theirs: what the bench's figures are read from
@@ -191,6 +197,8 @@ class Simulator:
         shutil.rmtree(self._lib, ignore_errors=True)
         if self.rp2040 is not None:
             self.rp2040.close()
+        if self._flash_claim is not None:
+            self._flash_claim.release()
 
     def power_cycle(self, watchdog: bool = False) -> None:
         """Cut the power and start the firmware again; the NVM survives, as on the chip."""
