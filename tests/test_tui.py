@@ -220,8 +220,14 @@ def test_layout_at_80x24_shows_every_footer_key_and_the_whole_solution_browser()
                 await pilot.pause(0.1)
                 browser = app.query_one("#browser")
                 text = str(browser.render())
-                assert text.startswith("solution 1/13: ") and len(text.splitlines()) == 6
-                assert browser.region.height >= 6 + 2 and browser.region.bottom <= SIZE[1] - 1
+                assert text.startswith("solution 1/13: ") and len(text.splitlines()) == 7
+                # every hole numbered, the move's holes marked: landed ◇, emptied ◌
+                first = app.solution[0]
+                cells = dict((int(c[1:]), c[0]) for c in " ".join(text.splitlines()[1:6]).split())
+                assert sorted(cells) == list(range(1, 16))
+                assert cells[first[2]] == "◇" and cells[first[0]] == cells[first[1]] == "◌"
+                assert text.splitlines()[6] == "◇ it landed  ◌ emptied"
+                assert browser.region.height >= 7 + 2 and browser.region.bottom <= SIZE[1] - 1
                 await pilot.press("left_square_bracket")
                 assert app.sol_pos == 0
                 await pilot.press("q")

@@ -262,6 +262,15 @@ def _steps(app):
     return [int(m) for m in re.findall(r"search step (\d+)", _log(app))]
 
 
+async def _named_step_is_lit(pilot, app, n):
+    """The log names step n's move, and it is the jump the board lights (its state's show)."""
+    line = [x for x in app.logged if x.startswith("search step %d:" % n)][-1]
+    m = re.search(r"(tries|takes back) (\d+) → (\d+) over (\d+)$", line)
+    assert m, line
+    key, hole = ("tried", int(m[3])) if m[1] == "tries" else ("taken_back", int(m[2]))
+    await _until(pilot, lambda: (app.state.get("show") or {}).get(key) == hole, "the named step lit: %s" % line)
+
+
 def test_space_steps_a_watch_started_with_w():
     async def scenario():
         with _filled_sim() as sim:
@@ -276,6 +285,7 @@ def test_space_steps_a_watch_started_with_w():
                 for n in (1, 2):
                     await pilot.press("space")
                     await _until(pilot, lambda n=n: _steps(app)[-1:] == [first + n], "step %d" % n)
+                await _named_step_is_lit(pilot, app, first + 2)
                 assert "running" not in _log(app) and "!" not in _log(app)
                 assert app.state["mode"] == "demo"
                 assert "◎ a jump tried, ✕ taken back" in str(app.query_one("#status").render())
@@ -286,6 +296,7 @@ def test_space_steps_a_watch_started_with_w():
                 await _until(pilot, lambda: _log(app).count("a step at a time: space steps") == 2, "a new watch")
                 await pilot.press("space")
                 await _until(pilot, lambda: _steps(app)[-1:] == [1], "its first step")
+                await _named_step_is_lit(pilot, app, 1)
                 await pilot.press("q")
 
     asyncio.run(scenario())

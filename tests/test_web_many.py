@@ -66,6 +66,14 @@ def test_with_host_a_viewer_without_the_token_cannot_send_a_request(browser, boa
         assert viewer.evaluate("pegboardPage.control") is False and player.evaluate("pegboardPage.control") is True
         assert viewer.locator("button[data-act=hint]").is_disabled()
         assert "watching" in viewer.inner_text("#howto")
+        # nothing to press: no greyed controls, and the board takes the room they took
+        assert not viewer.locator("#controls").is_visible() and not viewer.locator("#upload").is_visible()
+        assert player.locator("#controls").is_visible()
+        width = "document.querySelector('#board .board-svg').getBoundingClientRect().width"
+        assert viewer.evaluate(width) > 1.2 * player.evaluate(width)
+        wait_page(viewer, "document.getElementById('log').textContent.length > 0", what="the log's first line")
+        first = viewer.inner_text("#log").splitlines()[0]
+        assert first.startswith("connected to the simulated board through pegboard web"), first
         # straight through the protocol module, past the page's own checks: refused by the server
         err = viewer.evaluate("pegboardPage.proto.request('hint').then(() => 'answered', e => e.code)")
         assert err == "read_only"

@@ -118,6 +118,29 @@ def test_a_good_file_is_demonstrated_and_the_page_follows_the_demo(browser, boar
     assert not page.errors
 
 
+def test_the_current_move_is_highlighted_with_its_number_clear_of_the_others(browser, board, web):  # noqa: F811
+    moves = solution()
+    page = open_page(browser, web.page)
+    _upload(page, "all.json", json.dumps({"rows": 5, "empty": 1, "moves": moves}).encode())
+    wait_page(page, "document.getElementById('file-msg').className === 'good'", what="the file taken")
+    page.locator("#moves li").nth(9).click()
+    wait_page(page, "document.querySelector('#moves li.current') !== null", what="move 10 current")
+    boxes = page.evaluate("""Array.from(document.querySelectorAll('#moves li')).map(li => {
+        const r = li.getBoundingClientRect();
+        return {x: r.left, y: r.top, r: r.right, b: r.bottom, over: li.scrollWidth - li.clientWidth,
+                number: getComputedStyle(li, '::before').content, current: li.className === 'current'}; })""")
+    assert [b["current"] for b in boxes].index(True) == 9
+    assert all(b["number"] == "counter(move) \".\"" or b["number"].endswith('"."') for b in boxes), boxes[0]
+    assert page.evaluate("getComputedStyle(document.getElementById('moves')).listStyleType") == "none"
+    for i, a in enumerate(boxes):
+        assert a["over"] <= 0, "move %d overflows its box" % (i + 1)  # one line, its number inside it
+        assert a["b"] - a["y"] < 2 * (boxes[0]["b"] - boxes[0]["y"]) - 1  # never wrapped onto two lines
+        for j, c in enumerate(boxes[:i]):
+            apart = a["x"] >= c["r"] or c["x"] >= a["r"] or a["y"] >= c["b"] or c["y"] >= a["b"]
+            assert apart, "moves %d and %d overlap" % (j + 1, i + 1)
+    assert not page.errors
+
+
 ROLES_JS = "Array.from(document.querySelectorAll('#board .hole')).map(e => e.getAttribute('data-role'))"
 
 

@@ -33,3 +33,30 @@ def test_solve_says_what_it_wrote(cli, tmp_path):
     assert code == 0 and svg.is_file() and gif.is_file()
     assert "wrote %s: the solution step by step (13 moves)" % svg in out
     assert "wrote %s: the solution animated (13 moves)" % gif in out
+
+
+def test_the_gif_writes_each_move_with_an_arrow_as_the_svg_does(tmp_path, monkeypatch):
+    """Pillow's own font has no "→": the GIF draws it between "1. 4" and "1 over 2", never "->"."""
+    pytest.importorskip("PIL")
+    from PIL import ImageDraw
+
+    from pegcore.geometry import Board, start_mask
+    from pegboard.pictures.svg import solution_gif
+
+    drawn = []
+    text, polygon = ImageDraw.ImageDraw.text, ImageDraw.ImageDraw.polygon
+    monkeypatch.setattr(ImageDraw.ImageDraw, "text",
+                        lambda self, xy, t, *a, **k: drawn.append(("text", xy, t)) or text(self, xy, t, *a, **k))
+    monkeypatch.setattr(ImageDraw.ImageDraw, "polygon",
+                        lambda self, xy, *a, **k: drawn.append(("arrow", xy, None)) or polygon(self, xy, *a, **k))
+    b = Board(5)
+    jump = [j for j in range(len(b.jump_from)) if (b.jump_from[j], b.jump_over[j], b.jump_to[j]) == (3, 1, 0)][0]
+    solution_gif(b, start_mask(b, 1), [jump], str(tmp_path / "one.gif"))
+    texts = [t for kind, _, t in drawn if kind == "text"]
+    assert not any("->" in t for t in texts), texts
+    assert "start: hole 1 empty" in texts
+    i = [k for k, d in enumerate(drawn) if d[2] == "1. 4"][0]  # the move 4 → 1 over 2, in three parts
+    (_, (x_before, _), _), (kind, head, _), (_, (x_after, _), after) = drawn[i:i + 3]
+    assert kind == "arrow" and after == "1 over 2"
+    tip = max(p[0] for p in head)
+    assert x_before < min(p[0] for p in head) < tip < x_after  # pointing right, between the holes' numbers

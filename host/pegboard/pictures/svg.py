@@ -131,9 +131,13 @@ def solution_gif(board: Board, start: int, jumps: list[int], path: str, frame_ms
     for k, (m, j, ids) in enumerate(_steps(board, start, jumps)):
         img = Image.new("RGB", (w, h), (250, 245, 235))
         d = ImageDraw.Draw(img)
-        title = "start: hole %d empty" % (_first_empty(board, start)) if j < 0 else \
-            "%d. %d -> %d over %d" % (k, board.jump_from[j] + 1, board.jump_to[j] + 1, board.jump_over[j] + 1)
-        d.text((20, 16), title, fill=(0, 0, 0), font=title_font)
+        if j < 0:
+            d.text((20, 16), "start: hole %d empty" % _first_empty(board, start), fill=(0, 0, 0), font=title_font)
+        else:  # "3. 4 → 1 over 2", the arrow drawn: Pillow's own font has no "→" (it would be a box)
+            x = _text_then(d, 20, "%d. %d" % (k, board.jump_from[j] + 1), title_font)
+            ink_top, ink_bottom = d.textbbox((x, 16), "1", font=title_font)[1::2]
+            x = _arrow(d, x, (ink_top + ink_bottom) / 2, 42)
+            _text_then(d, x, "%d over %d" % (board.jump_to[j] + 1, board.jump_over[j] + 1), title_font)
         d.text((w - 20, 22), "%d/%d" % (k, len(jumps)), fill=(90, 90, 90), font=small, anchor="ra")
         for hole in range(1, board.holes + 1):
             x, y = _hole_xy(board, hole, pitch)
@@ -160,6 +164,20 @@ def solution_gif(board: Board, start: int, jumps: list[int], path: str, frame_ms
         frames.append(img)
     frames[0].save(path, format="GIF", save_all=True, append_images=frames[1:], duration=frame_ms, loop=0)
     return len(frames)
+
+
+def _text_then(d, x: float, text: str, font) -> float:
+    """`text` in the GIF's title line from x; the x just after it."""
+    d.text((x, 16), text, fill=(0, 0, 0), font=font)
+    return x + d.textlength(text, font=font)
+
+
+def _arrow(d, x: float, y: float, length: int) -> float:
+    """A right arrow "→" from x (a space either side) at height y; the x after it."""
+    x0, x1 = x + 8, x + length - 8
+    d.line((x0, y, x1 - 6, y), fill=(0, 0, 0), width=2)
+    d.polygon([(x1, y), (x1 - 9, y - 6), (x1 - 9, y + 6)], fill=(0, 0, 0))
+    return x + length
 
 
 def _first_empty(board: Board, mask: int) -> int:

@@ -23,8 +23,9 @@ from pegcore.geometry import Board
 from pegcore.rules import mask_of
 from pegboard.tui.board_link import BoardLink
 from pegboard.tui.roles import ROLES, hole_look, legend, shown_jump
+from pegboard.tui.watch_steps import WatchSteps
 from pegboard.link.client import BoardClient
-from pegboard.pictures.text import move_text, render_board
+from pegboard.pictures.text import move_text, render_numbered
 from pegboard.tui.words import (batch_text, count, demo_move_text, game_over_text, mode_text, start_text,
                                 stop_text)
 
@@ -180,6 +181,7 @@ class BoardApp(App[int]):
         self.logged: list[str] = []
         self.started = False  # this UI started a demo or watch: quitting stops it
         self.watching = False  # a watch this UI started runs
+        self.watch_steps: WatchSteps | None = None  # the board's watch replayed here, to name its steps
         self.watch_at_speed = False  # the watch this UI started runs at a speed (space steps it from there)
         self.demo: list[list[int]] | None = None  # the running demo's moves, when this UI started it
         self.demo_made = 0  # moves the running demo has made (its demo_step events)
@@ -316,6 +318,16 @@ class BoardApp(App[int]):
         if cmd in ("demo", "watch"):
             self.started = True
 
+    def _search_step_text(self, n: Any) -> str:
+        """Step n of the board's watch, with its move: the board's search runs from the position it
+        follows, so the same core search run here names it."""
+        if not isinstance(n, int) or not self.state.get("position"):
+            return "search step %s" % n
+        mask = mask_of(self.state["position"])
+        if self.watch_steps is None or (self.watch_steps.rows, self.watch_steps.mask) != (self.rows, mask):
+            self.watch_steps = WatchSteps(self.rows, mask)
+        return self.watch_steps.text(n)
+
     def _demo_started(self, moves: list[list[int]]) -> None:
         self.demo, self.demo_made = moves, 0
         self.logline("the board demonstrates %s (s stops it)" % count(len(moves), "move"))
@@ -327,9 +339,9 @@ class BoardApp(App[int]):
         if "step" in reply and self.watch_at_speed:  # the board goes on from where its watch is
             self.watch_at_speed = False
             self.logline("the search goes on from here a step at a time: space steps, s stops it")
-            self.logline("search step %s" % reply["step"])
+            self.logline(self._search_step_text(reply["step"]))
         elif "step" in reply:
-            self.logline("search step %s" % reply["step"])
+            self.logline(self._search_step_text(reply["step"]))
         elif reply.get("restarted"):
             self.logline("the search starts again from this position, a step at a time: space steps")
         elif reply.get("speed") == 0:
@@ -555,8 +567,10 @@ class BoardApp(App[int]):
         head = "%s\nmove %d/%d" % (self.sol_title, self.sol_pos, len(self.solution)) if self.game_at >= 0 else \
             "solution %d/%d" % (self.sol_pos, len(self.solution))
         head += (": " + move_text(self.solution[self.sol_pos - 1])) if self.sol_pos else "  ([ ] step)"
+        last = self.solution[self.sol_pos - 1] if self.sol_pos else None
+        key = "\n◇ it landed  ◌ emptied" if last else ""
         w = self.query_one("#browser", Static)
-        w.update(head + "\n" + render_board(g, m))
+        w.update(head + "\n" + render_numbered(g, m, last) + key)
         w.display = True
         if not self.browsing:
             self.browsing = True

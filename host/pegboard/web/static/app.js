@@ -346,7 +346,7 @@
       log("! the board did not answer info: " + e.message + (A.transport.kind === "serial" ?
         " — is this the board's data port (\"CircuitPython CDC2 control\")? The other port is its console." : ""), "bad");
     });
-    if (first) log("connected: " + connectedText());
+    if (first) log(connectedText());
   }
 
   function startServer() {
