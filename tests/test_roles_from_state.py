@@ -94,6 +94,21 @@ def every_moment():
     hw.serial.rx += b'stop\n{"cmd": "setup", "pegs": [2, 4, 5, 7]}\n'  # a position to set by hand
     run(app, hw, 60)
     check(app, hw, seen)
+    hw.serial.rx += b"stop\n"  # a lost game (2 over 5 into 9 leaves 3, 4, 9), then its review
+    hw.sensors.set(0b11110)
+    run(app, hw, 700)
+    hw.serial.rx += b"play\n"
+    run(app, hw, 50)
+    for hole in (2, 9, 5):
+        toggle(hw, hole)
+        run(app, hw, 30)
+    hw.serial.rx += b'{"cmd": "review"}\n'
+    run(app, hw, 30)
+    check(app, hw, seen)  # the move that lost the win
+    assert seen[-1]["show"]["kind"] == "review" and seen[-1]["show"]["lost"]
+    run(app, hw, 1500)
+    check(app, hw, seen)  # one that would have kept it
+    assert seen[-1]["show"]["kind"] == "review" and not seen[-1]["show"]["lost"]
     output(hw)
     return hw, app, seen
 
@@ -101,7 +116,7 @@ def every_moment():
 def test_the_roles_read_from_the_state_are_the_roles_the_lights_show():
     _, _, seen = every_moment()
     kinds = {(s.get("show") or {}).get("kind") for s in seen}
-    assert {None, "hint", "guide", "demo", "watch"} <= kinds
+    assert {None, "hint", "guide", "demo", "watch", "review"} <= kinds
     roles = {hole_role(h, s) for s in seen for h in range(1, 16)}
     assert roles == {"empty", "peg", "lifted", "landing", "pull", "illegal", "from", "over", "to", "demo"}
 

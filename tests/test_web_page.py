@@ -192,3 +192,28 @@ def test_every_holes_role_is_the_boards_during_the_celebration_and_each_show(bro
                 assert r == want, (h, r, show)
         time.sleep(0.3)
     assert not page.errors
+
+
+def test_the_pages_v_says_where_a_lost_game_went_wrong(browser, board, web):  # noqa: F811
+    import random
+
+    from test_fw_review import lost_game
+
+    start, jumps, k = lost_game(random.Random(4), empty=1)
+    g = Board(5)
+    board.control("fill", empty=1)
+    board.control("wait_idle")
+    page = open_page(browser, web.page)
+    for j in jumps:
+        for cmd, hole in (("lift", g.jump_from[j]), ("place", g.jump_to[j]), ("lift", g.jump_over[j])):
+            board.control(cmd, hole=hole + 1)
+        board.control("wait_idle")
+    wait_page(page, "pegboardPage.st.mode === 'over'", what="the lost game")
+    wait_page(page, "document.getElementById('log').textContent.includes('shows where the win was lost')",
+              what="the page says how to review it")
+    page.keyboard.press("v")
+    wait_page(page, "document.getElementById('log').textContent.includes('lost the win')", what="the review")
+    f, o, t = g.move_of(jumps[k - 1])
+    assert "move %d of the game, %d → %d over %d, lost the win" % (k, f, t, o) in page.inner_text("#log")
+    wait_page(page, "pegboardPage.st.show && pegboardPage.st.show.kind === 'review'", what="its lights")
+    assert not page.errors

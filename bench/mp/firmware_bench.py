@@ -116,6 +116,47 @@ class BenchHW(fakehw.HW):
         self.shown_at = ticks()
 
 
+# a game from hole 1 played to a lost end (its 4th move, 13 -> 11 over 12, loses the win): the review
+LOST_LINE = ((4, 2, 1), (11, 7, 4), (9, 8, 7), (13, 12, 11), (7, 4, 2), (2, 5, 9), (6, 9, 13), (1, 3, 6),
+             (10, 6, 3), (14, 13, 12), (11, 12, 13))
+
+
+def review_a_lost_game(app, hw, full, advance, sample):
+    """A lost game by the sensors (its 4th move loses the win), then where it went wrong: a short
+    press of the button (the game's positions judged by lookups, the move lit, the retry set up),
+    and the same for the first kept game by request."""
+    b = app.board
+    mask = full & ~1
+    hw.sensors.set(mask)
+    advance(100)
+    for f, o, t in LOST_LINE:
+        j = [k for k in range(len(b.flip))
+             if (b.jump_from[k], b.jump_over[k], b.jump_to[k]) == (f - 1, o - 1, t - 1)][0]
+        for bit in (b.jump_from[j], b.jump_to[j], b.jump_over[j]):
+            mask ^= 1 << bit
+            hw.sensors.set(mask)
+            advance(30)
+        sample()
+    advance(100)
+    hw.button.set(1)
+    advance(60)
+    hw.button.set(0)
+    advance(100)
+    if app.shows.kind != "review":
+        raise SystemExit("review: the button after a lost game lit no review (%s)" % app.shows.kind)
+    for _ in range(12):
+        advance(400)
+        sample()
+    replies_before = hw.serial.replies
+    for line in (b'{"cmd":"review","game":1}', b"stop"):
+        hw.serial.rx += line + b"\n"
+        advance(400)
+        sample()
+    if hw.serial.refused or hw.serial.replies - replies_before != 2:
+        print("review failed: %d ok, %d refused" % (hw.serial.replies - replies_before, hw.serial.refused))
+        sys.exit(NO_MEMORY if hw.serial.no_memory else 1)
+
+
 def main():
     hw = BenchHW()  # the fake hardware (and its NVM, flash on the chip) is not the firmware's heap
     # the bench's own timing lists, made before counting starts and kept to the end, so neither the
@@ -309,6 +350,7 @@ def main():
         print("requests failed: %d ok, %d refused (%d for no_memory)" % (
             hw.serial.replies, hw.serial.refused, hw.serial.no_memory))
         sys.exit(NO_MEMORY if hw.serial.no_memory else 1)
+    review_a_lost_game(app, hw, full, advance, sample)  # (its own frame: main's is on every pass's stack)
     # solve with a finish hole, from every start and to every hole (the board walks its finish table,
     # a slice per pass; impossible finishes are refused)
     from pegcore.geometry import start_mask
@@ -344,7 +386,8 @@ def main():
     load_t = 0
     for name in ("pegfw.show_over", "pegfw.show_demo", "pegfw.show_chase", "pegfw.game_requests",
                  "pegfw.board_requests", "pegfw.position_requests", "pegfw.store_log", "pegfw.store_records",
-                 "pegfw.show_watch", "pegfw.guide", "pegfw.jobs", "pegfw.resume"):
+                 "pegfw.show_watch", "pegfw.guide", "pegfw.jobs", "pegfw.resume", "pegfw.review",
+                 "pegfw.show_review"):
         loaded = list(sys.modules)
         t = ticks()
         __import__(name)

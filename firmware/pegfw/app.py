@@ -72,6 +72,7 @@ class App:
         self.challenge = None  # type: Any  # the game's challenge (pegfw.challenge.Challenge), while it has one
         self.released_at = None  # type: Any  # when the last short press was released (a double press)
         self.job = None  # type: Any  # long work (pegfw.job.Job), while it runs
+        self.retry = 0  # a review's position to play again from, until its game starts (pegfw.review)
         self.sensed = 0
         self.starting = True  # until the first whole-board read: nothing is known of the pegs yet
         self.settle_until = None
@@ -301,6 +302,8 @@ class App:
                             self.start_demo(None, now)
                         elif self._double_press(now):
                             self.set_challenge("none" if self.tracker.goal else "finish", now)
+                        elif self.tracker.mode == "over" and self._lost_over():
+                            self.call_job("review", self, BUTTON, now, None)  # where it went wrong
                         else:
                             # timed from the debounced release (the event's timestamp), not this pass
                             self.hint(now, asked_at=ev.timestamp)  # lights before the event's JSON
@@ -309,6 +312,15 @@ class App:
                 self.link.event("button", {"pressed": False, "ms": held})
         if keys.events.overflowed:
             keys.events.clear()
+
+    def _lost_over(self):
+        """The game is over and missed its win (more than one peg, or not in its finish hole):
+        a hint has nothing to light, so a short press reviews it."""
+        t = self.tracker
+        p = t.position
+        if t.goal and t.finish is None:
+            return False
+        return p & (p - 1) != 0 or (t.finish is not None and p != 1 << (t.finish - 1))
 
     def _double_press(self, now):
         """A second short press soon after the first, before the game's first move."""

@@ -12,7 +12,7 @@ if TYPE_CHECKING:
 
 PROTOCOL = 1
 CAPABILITIES = ("hint", "solve", "demo", "guide", "watch", "play", "setup", "selftest", "stats", "theme",
-                "brightness", "reset", "quiet", "records", "challenge")
+                "brightness", "reset", "quiet", "records", "challenge", "review")
 
 
 def cmd_info(app, rid, req, now):

@@ -24,7 +24,8 @@ GAME = "pegfw.game_requests"
 BOARD = "pegfw.board_requests"
 POSITION = "pegfw.position_requests"
 COMMANDS = {"state": EVERYDAY, "hint": EVERYDAY, "stop": EVERYDAY, "quiet": EVERYDAY, "reset": EVERYDAY,
-            "solve": GAME, "demo": GAME, "guide": GAME, "watch": GAME, "play": POSITION, "setup": POSITION,
+            "solve": GAME, "demo": GAME, "guide": GAME, "watch": GAME, "review": GAME, "play": POSITION,
+            "setup": POSITION,
             "challenge": POSITION,
             "info": BOARD, "brightness": BOARD, "theme": BOARD, "stats": BOARD, "selftest": BOARD,
             "records": "pegfw.store_records"}  # (no name of its own: the chip keeps this module's globals)

@@ -27,6 +27,9 @@ def take_events(self, events):
                 fields["finish"] = finish
             if self.tracker.goal:
                 fields["challenge"] = self.challenge_on().text()
+            if self.retry and self.retry == e[START]:
+                fields["retry"] = True  # the position a review lit, set again: the lost game played on
+            self.retry = 0
             self.link.event("new_game", fields)
         elif name == "setup":
             self.cancel_job()

@@ -4,6 +4,7 @@ handler takes (app, rid, req, now), as those of pegfw.commands do."""
 
 from pegcore.moves import MoveError, validate_moves
 from pegcore.rules import popcount
+from pegfw import ondemand
 from pegfw.protocol import ProtocolError
 
 TYPE_CHECKING = False  # mypy takes it as True; no typing module needed on the chip
@@ -94,6 +95,20 @@ def _not_busy(app):
         raise ProtocolError("busy", "an illegal placement is lit: set the pegs right first")
     if app.tracker.target:
         raise ProtocolError("busy", "the board waits for a position to be set: set it, or send stop")
+
+
+def cmd_review(app, rid, req, now):
+    # type: (App, object, dict, int) -> dict
+    """Where the game (`game`: a kept game's number; left out, the one just over, else the newest)
+    lost its win: pegfw.review."""
+    app.check_thinking()
+    app.check_idle()
+    ondemand.begin("job")  # as App.call_job does, a frame less: the kept games are read deep down
+    try:
+        return ondemand.load("pegfw.review").start(app, rid, now, req.get("game"))
+    finally:
+        if app.job is None:
+            ondemand.end("job")
 
 
 def cmd_watch(app, rid, req, now):

@@ -189,3 +189,10 @@ class ChallengeHint(Job):
 def challenge_hint(app, rid, now):
     """`now`: when the hint was asked for."""
     return app.start_job(ChallengeHint(app.challenge_on(), app.tracker.position), rid, now)
+
+
+def review(app, rid, now, n):
+    """Where a game lost its win (pegfw.review: its code is the job's, dropped after it)."""
+    from pegfw.review import start
+
+    return start(app, rid, now, n)

@@ -101,7 +101,7 @@ def cmd_setup(app, rid, req, now):
     t = app.tracker
     events = []  # type: list
     t.to_setup(events, "request")  # the game in play ends
-    t.target = mask
+    t.target, t.target_goal = mask, 0
     t.judge(events)  # the pegs may match already
     app.take_events(events)
     s = t.sensed

@@ -71,6 +71,7 @@ class Tracker:
         self.finish = None  # the hole the last peg should end in (a `play` with a finish), or None
         self.goal = 0  # the game's challenge code (pegfw.nvm_format; pegfw.challenge), 0: none
         self.target = 0  # a position the board waits for the hands to set (`setup`), or 0
+        self.target_goal = 0  # the challenge of the game that starts once it is set (a review's retry)
         self.ref = 0  # setup: the picture before the pegs now in the hand were lifted
         self.moves = []
         self.lifted = None
@@ -120,7 +121,8 @@ class Tracker:
                 self.target = 0
                 events.append(("setup_done",))
                 if has_move(self.board, s):  # pegs with no jump stay free play: no game to score
-                    self.begin_game(events, s)
+                    self.begin_game(events, s, self.target_goal)
+                self.target_goal = 0
         elif self.mode == "setup":
             self._setup(events)
         elif self.mode == "over" and s != self.position and self.fit(self.position, s, self.previous()) >= 2:

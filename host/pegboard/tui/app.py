@@ -26,17 +26,17 @@ from pegboard.tui.roles import ROLES, hole_look, legend, shown_jump
 from pegboard.tui.watch_steps import WatchSteps
 from pegboard.link.client import BoardClient
 from pegboard.pictures.text import move_text, render_numbered
-from pegboard.tui.words import (batch_text, count, demo_move_text, game_over_text, mode_text, start_text,
+from pegboard.tui.words import (batch_text, count, demo_move_text, game_over_text, mode_text, review_text, start_text,
                                 stop_text)
 
 
 # four lines at 80 columns: the holes get the rest
 HOW_HAND = ("Move: click (or Enter, space on) the peg that jumps, the hole it lands in, then the peg "
             "jumped over; arrows or a hole's number move the cursor. c clears, g plays from there, "
-            "r lists kept games.")
+            "r lists kept games, v where a lost game went wrong.")
 HOW_BOARD = ("Move the real pegs: lift the jumping peg, put it in the empty hole, pull the jumped one. "
              "Take every peg out to end a game; set any pegs and press g to play from there; "
-             "r shows the games the board keeps.")
+             "r shows the games the board keeps, v where a lost game went wrong.")
 WATCH_HELP = "search: ◎ a jump tried, ✕ taken back (space steps)"  # one line at 80 columns
 
 
@@ -134,6 +134,7 @@ class BoardApp(App[int]):
         # the games the board keeps, in the browser (, and . go between them): told in the how-to
         # line, as the footer has no room left at 80 columns
         Binding("r", "games", "Games", show=False),
+        Binding("v", "review", "Review", show=False),  # where a lost game went wrong: said at game over
         Binding("comma", "game(-1)", "older game", show=False),
         Binding("full_stop", "game(1)", "newer game", show=False),
         Binding("p", "press", "Button"),
@@ -286,6 +287,8 @@ class BoardApp(App[int]):
         name = e.get("event")
         if name == "game_over":
             self._set_banner(game_over_text(e.get("pegs_left", 0), e.get("verdict")), won=e.get("pegs_left") == 1)
+            if e.get("pegs_left", 0) > 1 or e.get("in_finish") is False:
+                self.logline("v (or the board's button) shows where the win was lost")
         elif name in ("new_game", "undo", "resumed"):
             self._set_banner("")
         elif name == "demo_step":
@@ -313,6 +316,8 @@ class BoardApp(App[int]):
                 self.logline(text)
         elif cmd == "play":
             self.logline("playing from here: %s" % start_text(reply))
+        elif cmd == "review":
+            self.logline(review_text(reply))
         elif cmd == "records":
             self._records_page(reply)
         if cmd in ("demo", "watch"):
@@ -410,6 +415,9 @@ class BoardApp(App[int]):
     # -- actions ------------------------------------------------------------------------------
     def action_hint(self) -> None:
         self.link.ask("hint")
+
+    def action_review(self) -> None:
+        self.link.ask("review")
 
     def action_demo(self) -> None:
         self.link.ask("demo")

@@ -33,6 +33,9 @@ ANIMATION_REREAD_S = 0.25
 POLL_S = 0.03
 
 
+# requests the board may answer only after a search in slices (21 and 28 holes): seconds to wait
+LONG_REQUESTS = {"review": 120.0}
+
 class BoardLink(threading.Thread):
     def __init__(self, board: BoardClient, post: Callable[[tuple[Any, ...]], None],
                  hand: Callable[..., dict[str, Any]] | None = None) -> None:
@@ -142,7 +145,8 @@ class BoardLink(threading.Thread):
                     self.post(("error", "%s: %s" % (cmd, e)))
                 continue
             try:
-                reply = self._step_watch() if kind == "step" else self.board.request(cmd, **args)
+                reply = self._step_watch() if kind == "step" else \
+                    self.board.request(cmd, timeout=LONG_REQUESTS.get(cmd), **args)
             except BoardError as e:
                 if e.code in ("no_reply", "no_board", "disconnected"):
                     raise

@@ -52,7 +52,8 @@ def _direction(rgb: tuple[float, ...]) -> tuple[float, ...]:
 def hole_role(h: int, st: dict[str, Any]) -> str:
     """What hole `h` shows, from the board's state (docs/protocol.md: `state`): its pegs, the
     lifted peg, where it may land, what to pull out, illegal pegs, a position being set, and the
-    show running over them (`show`: a hint, the guide, a demonstration, the solver's search). Never
+    show running over them (`show`: a hint, the guide, a demonstration, the solver's search, a
+    review). Never
     from the LEDs' colours: the game-over celebration lights empty holes, and they stay empty."""
     show = st.get("show") or {}
     kind = show.get("kind")
@@ -67,6 +68,10 @@ def hole_role(h: int, st: dict[str, Any]) -> str:
         if h in (show.get("pegs") or []):
             return "demo" if kind == "demo" else "landing" if show.get("solved") else "peg"
         return "empty"
+    if kind == "review":  # the position before the move that lost the win: that move, then a better one
+        if h in move:
+            return "illegal" if show.get("lost") else JUMP_ROLES[move.index(h)]
+        return "peg" if h in (show.get("pegs") or []) else "empty"
     pegs = st.get("pegs") or []
     if kind in ("hint", "guide") and h in move:
         return JUMP_ROLES[move.index(h)]

@@ -15,7 +15,8 @@ GUIDE_OFF = {"done": "solution complete", "different_move": "a different move wa
 
 SETUP_WHY = {"emptied": "the board was emptied: game abandoned, free play",
              "game_over": "the game is over: free play",
-             "request": "the game ended: the board shows the position to set up"}
+             "request": "the game ended: the board shows the position to set up",
+             "review": "the board shows where the win was lost: set the pegs as lit to play on from there"}
 
 
 def start_text(e: dict[str, Any]) -> str:
@@ -81,13 +82,26 @@ def game_over_text(pegs_left: int, verdict: str | None) -> str:
     return "%s: %s%s" % (head, left, " — %s" % VERDICTS.get(verdict, verdict) if verdict else "")
 
 
+def review_text(r: dict[str, Any]) -> str:
+    """A `review` reply in words: the move that lost the win, and one that would have kept it."""
+    goal = "one peg in hole %d" % r["finish"] if r.get("finish") else "one peg left"
+    which = "game %d" % r["game"] if r.get("game") else "the game"
+    if r.get("verdict") == "lost_from_start":
+        return "%s could not end with %s from its start: no move lost it" % (which, goal)
+    if r.get("verdict") != "lost_at":
+        return "%s never lost its win (%s was still possible after every move)" % (which, goal)
+    return ("move %d of %s, %s, lost the win (%s); %s would have kept it. The board lights the position "
+            "before it: set the pegs as lit to play on from there"
+            % (r["move_number"], which, move_text(r["played"]), goal, move_text(r["better"])))
+
+
 def event_text(e: dict[str, Any], demo: list[list[int]] | None = None) -> str | None:
     """One event as a sentence, or None for events a person need not read (button presses).
     `demo`: the moves of the running demo, when known (its reply): a demo step then names the move
     the board lights now, not the one it has just finished."""
     name = e.get("event")
     if name == "new_game":
-        return "new game: %s" % start_text(e)
+        return "%s: %s" % ("retry" if e.get("retry") else "new game", start_text(e))
     if name == "setup":
         return SETUP_WHY.get(str(e.get("reason")), "free play")
     if name == "setup_done":

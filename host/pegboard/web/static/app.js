@@ -56,6 +56,7 @@
     else if (text) log(text);
     if (name === "game_over") {
       setBanner(W.gameOverText(e.pegs_left, e.verdict), e.pegs_left === 1);
+      if (e.pegs_left > 1 || e.in_finish === false) log("“Where did I go wrong?” (v, or the board's button) shows where the win was lost");
       stats();
     } else if (name === "new_game" || name === "undo" || name === "resumed") {
       setBanner("");
@@ -180,10 +181,11 @@
   }
 
   // -- requests ---------------------------------------------------------------------------------------
+  var LONG_REQUESTS = { review: 120000 }; // answered after a search in slices on 21 and 28 holes
   function ask(cmd, args) {
     if (!A.control) { log("view only: this page cannot send requests (the address with the token can)", "bad"); return Promise.resolve(null); }
     if (!A.proto || !A.proto.connected) { log("not connected to the board", "bad"); return Promise.resolve(null); }
-    return A.proto.request(cmd, args).then(function (r) {
+    return A.proto.request(cmd, args, LONG_REQUESTS[cmd]).then(function (r) {
       refresh();
       return r;
     }, function (e) {
@@ -205,6 +207,7 @@
     watch: function () { ask("watch", { speed: 150 }).then(function (r) { if (r) { A.watching = true; log("the board shows the solver's search (space: a step at a time)"); } }); },
     stepWatch: function () { ask("watch", { step: true }).then(function (r) { if (r) A.watching = true; }); },
     stop: function () { ask("stop"); },
+    review: function () { ask("review").then(function (r) { if (r) log(W.reviewText(r)); }); },
     play: function () { ask("play").then(function (r) { if (r) log("playing from here: " + W.startText(r)); }); },
     newGame: function () {
       if (!A.sim) { log("New game: put a peg in every hole but one; the board starts the game by itself."); return; }
@@ -387,7 +390,8 @@
   }
 
   // -- the keyboard ---------------------------------------------------------------------------------
-  var KEYS = { h: "hint", d: "demo", w: "watch", s: "stop", n: "newGame", g: "play", c: "clear", p: "press", u: "upload", t: "stats" };
+  var KEYS = { h: "hint", d: "demo", w: "watch", s: "stop", n: "newGame", g: "play", c: "clear", p: "press", u: "upload", t: "stats",
+               v: "review" };
 
   function onKey(ev) {
     if (ev.ctrlKey || ev.metaKey || ev.altKey) return;

@@ -46,6 +46,10 @@
       if (has(show.pegs, h)) return show.kind === "demo" ? "demo" : (show.solved ? "landing" : "peg");
       return "empty";
     }
+    if (show.kind === "review") { // the position before the move that lost the win: that move, then a better one
+      if (move.indexOf(h) >= 0) return show.lost ? "illegal" : JUMP_ROLES[move.indexOf(h)];
+      return has(show.pegs, h) ? "peg" : "empty";
+    }
     var pegs = st.pegs || [];
     if ((show.kind === "hint" || show.kind === "guide") && move.indexOf(h) >= 0) return JUMP_ROLES[move.indexOf(h)];
     if (show.kind === "hint" && show.lost && has(pegs, h)) return "illegal";

@@ -7,7 +7,8 @@
   var GUIDE_OFF = { done: "solution complete", different_move: "a different move was made", undo: "a move was undone",
                     stopped: "stopped", new_game: "a new game started", setup: "the game ended" };
   var SETUP_WHY = { emptied: "the board was emptied: game abandoned, free play", game_over: "the game is over: free play",
-                    request: "the game ended: the board shows the position to set up" };
+                    request: "the game ended: the board shows the position to set up",
+                    review: "the board shows where the win was lost: set the pegs as lit to play on from there" };
   var MODE_WORDS = { setup: "setting up", play: "playing", illegal: "illegal placement", over: "game over",
                      demo: "a show running", guide: "guiding" };
   var SHOW_WORDS = { demo: "demo running", watch: "the solver's search running", selftest: "self-test running" };
@@ -50,10 +51,20 @@
     return "hint: " + move(h.move) + " (one peg is out of reach: best is " + pegs(h.best_left) + " left)";
   }
 
+  // a `review` reply: the move that lost the win, and one that would have kept it
+  function reviewText(r) {
+    var goal = r.finish ? "one peg in hole " + r.finish : "one peg left";
+    var which = r.game ? "game " + r.game : "the game";
+    if (r.verdict === "lost_from_start") return which + " could not end with " + goal + " from its start: no move lost it";
+    if (r.verdict !== "lost_at") return which + " never lost its win (" + goal + " was still possible after every move)";
+    return "move " + r.move_number + " of " + which + ", " + move(r.played) + ", lost the win (" + goal + "); " +
+      move(r.better) + " would have kept it. The board lights the position before it: set the pegs as lit to play on from there";
+  }
+
   function eventText(e) {
     var n = e.event;
     switch (n) {
-      case "new_game": return "new game: " + startText(e);
+      case "new_game": return (e.retry ? "retry: " : "new game: ") + startText(e);
       case "setup": return SETUP_WHY[e.reason] || "free play";
       case "setup_done": return "the position is set: a game starts from it";
       case "lift": return "peg lifted from " + e.hole;
@@ -128,7 +139,7 @@
     return words + ": " + parts.join(", ");
   }
 
-  var api = { challengeText: challengeText, eventText: eventText, modeText: modeText, gameOverText: gameOverText, move: move, pegs: pegs, count: count,
+  var api = { challengeText: challengeText, eventText: eventText, reviewText: reviewText, modeText: modeText, gameOverText: gameOverText, move: move, pegs: pegs, count: count,
               startText: startText, MODE_WORDS: MODE_WORDS };
   root.PegWords = api;
   if (typeof module === "object" && module.exports) module.exports = api;
