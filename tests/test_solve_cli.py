@@ -173,8 +173,9 @@ def test_t7_all_starts_json(capsys):
     for r in solved:
         final, _ = validate_moves(b, start_mask(b, r["empty"]), r["moves"])
         assert popcount(final) == 1
-    assert err.count("impossible by colour parity") == 10
-    assert "no solution from hole 13 " in err
+    assert all(r["reason"]["code"] == "colour" for r in failed)
+    assert err.count(": colour parity: ") == 10  # the reason, in words
+    assert "no solution from hole 13: " in err
 
 
 def test_t7_count_is_refused_clearly(capsys):

@@ -5,10 +5,12 @@ from __future__ import annotations
 import argparse
 import json
 import time
+from typing import Any
 
 from pegboard.commands.boardargs import add_port, connect, describe_state, stopped_on_interrupt
 from pegboard.commands.cli import Subcommands
 from pegboard.pictures.text import move_text
+from pegboard.solve.lost_words import board_words
 from pegboard.tui.words import pegs
 
 
@@ -20,7 +22,8 @@ def register(sub: Subcommands) -> None:
     p = sub.add_parser("state", help="show the board's pegs, mode and moves")
     add_port(p)
     p.set_defaults(func=state)
-    p = sub.add_parser("hint", help="ask the board for the best move (it lights it too)")
+    p = sub.add_parser("hint", help="ask the board for the best move (it lights it too); in a lost game, why "
+                                    "it is lost where a short proof exists")
     add_port(p)
     p.set_defaults(func=hint)
     p = sub.add_parser("stop", help="stop a demonstration, guide or show on the board")
@@ -81,19 +84,45 @@ def state(args: argparse.Namespace) -> int:
 def hint(args: argparse.Namespace) -> int:
     with connect(args) as b:
         h = b.request("hint")
+        finish = _lost_target(h)
+        # lost: the reason is worked out here, from the position the board holds
+        st = b.request("state") if not args.json and finish is not False else None
     if args.json:
         print(json.dumps(h))
+    elif h.get("challenge"):  # toward the game's challenge, not one peg left
+        if h["move"] is not None:
+            print("hint: %s (the challenge %s %s)" % (move_text(h["move"]), h["challenge"],
+                                                     "is still within reach" if h.get("reachable") else
+                                                     "is out of reach: this is the best move left"))
+        else:
+            print("the challenge %s can no longer be met" % h["challenge"] if h.get("reachable") is False
+                  else "no jump left")
     elif h["move"] is None:
         print("no jump left: the board is empty" if not h["best_left"] else "no jump left: %s" % pegs(h["best_left"]))
-    elif h.get("challenge"):  # toward the game's challenge, not one peg left
-        print("hint: %s (the challenge %s %s)" % (move_text(h["move"]), h["challenge"],
-                                                 "is still within reach" if h.get("reachable") else
-                                                 "is out of reach: this is the best move left"))
     elif h["solvable"]:
         print("hint: %s (one peg left is still possible)" % move_text(h["move"]))
     else:
         print("lost: one peg is out of reach; best is %s left. Try %s" % (pegs(h["best_left"]), move_text(h["move"])))
+    if st is not None and finish is not False:
+        _why(st, finish)
     return 0
+
+
+def _lost_target(h: dict[str, Any]) -> int | None | bool:
+    """The target a hint reply says is lost, whose reason is worth giving: None (one peg
+    anywhere), a finish hole (a finish:H challenge), or False (none: won, winnable, no jump left,
+    or a challenge that is not about one peg)."""
+    if h.get("challenge"):
+        kind, _, hole = h["challenge"].partition(":")
+        return int(hole) if kind == "finish" and hole.isdigit() and h.get("reachable") is False else False
+    return None if h["move"] is not None and h["solvable"] is False else False
+
+
+def _why(state: dict[str, Any], finish: int | None) -> None:
+    """The reason the position in `state` cannot be won (one peg, in `finish` if given), if known."""
+    why = board_words(state.get("position") or [], len(state.get("lights") or []), finish)
+    if why:
+        print("why: %s" % why)
 
 
 # what `stop` stopped, in words (the board names it: docs/protocol.md, `stop`)

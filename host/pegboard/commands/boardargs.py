@@ -15,6 +15,7 @@ from pegcore.rules import mask_of
 
 from pegboard.link.client import BoardClient, BoardError, NoBoard
 from pegboard.pictures.text import render_board
+from pegboard.solve.lost_words import board_words
 from pegboard.tui.words import mode_text
 from pegboard.link.hub_link import HubLink
 
@@ -138,5 +139,6 @@ def describe_state(state: dict[str, Any]) -> str:
     if state.get("moves"):
         lines.append("moves: " + " ".join("%d-%d" % (m[0], m[2]) for m in state["moves"]))
     if state.get("solvable") is not None:
-        lines.append("one peg still possible: %s" % ("yes" if state["solvable"] else "no"))
+        why = None if state["solvable"] else board_words(state.get("position") or [], holes)  # lost: the reason
+        lines.append("one peg still possible: %s%s" % ("yes" if state["solvable"] else "no", ": " + why if why else ""))
     return "\n".join(lines)

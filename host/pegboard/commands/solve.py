@@ -18,6 +18,7 @@ from pegcore.solver import Solver
 
 from pegboard.commands.cli import Subcommands, UsageError, check_output
 from pegboard.progress import Progress
+from pegboard.solve.lost_words import reason_json
 from pegboard.solve.methods import CORE, METHODS, Stats
 from pegboard.solve.methods import search as method_search
 from pegboard.pictures.text import move_text, render_board
@@ -27,7 +28,8 @@ def register(sub: Subcommands) -> None:
     p = sub.add_parser(
         "solve", help="solve, count or list solutions on the PC",
         description="Solve the board from a single empty hole. Prints each jump and the board after "
-                    "it, or counts/streams solutions. Exit 1 when there is no solution. Colour the holes "
+                    "it, or counts/streams solutions. Exit 1 when there is no solution (saying why, where a "
+                    "short proof exists: docs/solve-methods.md). Colour the holes "
                     "(row + column, counted from 0) mod 3: every jump changes each colour's peg count by one, so some "
                     "starts and finishes are ruled out without searching (10 of the 28 starts on 7 rows).")
     p.add_argument("--rows", type=int, default=5,
@@ -205,8 +207,12 @@ def _stream_all(board: Board, empties: list[int], args: argparse.Namespace) -> i
             found += 1
     if not found:
         message = "no solution from %s%s" % (_starts(empties), _where(args.finish))
+        why = reason_json(board, start_mask(board, empties[0]), args.finish) if len(empties) == 1 else None
+        if why:
+            message += ": " + why["text"]
         if args.json:
-            print(json.dumps({"ok": False, "error": "no_solution", "message": message, "rows": board.rows}))
+            print(json.dumps({"ok": False, "error": "no_solution", "message": message, "rows": board.rows,
+                              **({"reason": why} if why else {})}))
         print(message, file=sys.stderr)
         return 1
     return 0
@@ -274,16 +280,18 @@ def solution(board: Board, start: int, fmask: int, dead: BitSet | set[int],
 
 
 def _solve(board: Board, empties: list[int], args: argparse.Namespace) -> int:
-    solver = Solver(board, args.finish, memo_limit=0)  # for the reason a start has no solution
     status = 0
     for e, jumps, moves_count, stats in _solutions(board, empties, args):
         start = start_mask(board, e)
         if jumps is None:
-            why = "" if solver.possible(start) else " (impossible by colour parity: see --help)"
-            message = "no solution from hole %d%s%s" % (e, _where(args.finish), why)
+            why = reason_json(board, start, args.finish)  # the reason it is lost, where one is known
+            message = "no solution from hole %d%s" % (e, _where(args.finish))
+            if why:
+                message += ": " + why["text"]
             if args.json:
                 print(json.dumps({"ok": False, "error": "no_solution", "message": message, "rows": board.rows,
-                                  "empty": e, "finish": args.finish, **_method_fields(args, stats)}), flush=True)
+                                  "empty": e, "finish": args.finish, **({"reason": why} if why else {}),
+                                  **_method_fields(args, stats)}), flush=True)
             elif stats:
                 _print_stats(args, e, stats)
             print(message, file=sys.stderr, flush=True)

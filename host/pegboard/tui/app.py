@@ -26,6 +26,7 @@ from pegboard.tui.roles import ROLES, hole_look, legend, shown_jump
 from pegboard.tui.watch_steps import WatchSteps
 from pegboard.link.client import BoardClient
 from pegboard.pictures.text import move_text, render_numbered
+from pegboard.solve.lost_words import board_words
 from pegboard.tui.words import (batch_text, count, demo_move_text, game_over_text, mode_text, review_text, start_text,
                                 stop_text)
 
@@ -390,6 +391,9 @@ class BoardApp(App[int]):
         elif mode == "play" and st.get("solvable") is False:
             if not self.banner:
                 self._set_banner("Lost: one peg left is out of reach (h: best move)")
+                why = board_words(st.get("position") or [], self._holes())
+                if why:
+                    self.logline("lost: " + why)
         elif mode in ("setup", "play"):
             self._set_banner("")
 
