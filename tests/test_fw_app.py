@@ -163,13 +163,16 @@ def test_demo_guide_and_move_list_validation():
     ev = [json.loads(x) for x in hw.serial.lines()]
     assert [e["step"] for e in ev if e.get("event") == "guide_step"] == [1]
     assert ask(app, hw, "state")["mode"] == "guide"
-    # a different legal move ends guidance; the game goes on
+    # a different legal move is lit to be put back; guidance goes on (tests/test_fw_guide.py)
     legal = [B.move_of(j) for j in legal_jumps(B, mask) if B.move_of(j) != sol[1]]
     assert legal, "the position after the first move offers more than the guided move"
     play_jump(hw, app, mask, legal[0])
     ev = [json.loads(x) for x in hw.serial.lines()]
-    assert [e["reason"] for e in ev if e.get("event") == "guide_off"] == ["different_move"]
+    assert not [e for e in ev if e.get("event") == "guide_off"]
+    assert [e["move"] for e in ev if e.get("event") == "guide_astray"] == [legal[0]]
     assert [e["move"] for e in ev if e.get("event") == "move"] == [legal[0]]
+    assert ask(app, hw, "state")["mode"] == "guide" and ask(app, hw, "demo")["error"] == "busy"
+    assert ask(app, hw, "stop")["stopped"] == "guide"
     assert ask(app, hw, "state")["mode"] == "play" and ask(app, hw, "demo")["ok"]  # no longer busy
 
 

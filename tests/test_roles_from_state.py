@@ -82,6 +82,18 @@ def every_moment():
     run(app, hw, 30)
     check(app, hw, seen)
     assert seen[-1]["show"]["kind"] == "guide"
+    from pegcore.rules import legal_jumps
+
+    pos = hw.sensors.state
+    other = [j for j in legal_jumps(B, pos) if B.move_of(j) != line[0]][0]
+    for hole in (B.jump_from[other], B.jump_to[other], B.jump_over[other]):  # off the guide's line
+        toggle(hw, hole + 1)
+        run(app, hw, 30)
+    check(app, hw, seen)  # lit to be put back: the two to fill, the landed peg to take out
+    assert seen[-1]["show"]["put_back"]
+    for hole in (B.jump_to[other], B.jump_from[other], B.jump_over[other]):  # put back
+        toggle(hw, hole + 1)
+        run(app, hw, 30)
     hw.serial.rx += b"stop\n"
     hw.serial.rx += b'{"cmd": "demo", "moves": %s}\n' % json.dumps(line[:3]).encode()
     for _ in range(12):  # through its steps: each jump lit, then its result

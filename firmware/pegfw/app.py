@@ -430,8 +430,7 @@ class App:
             self.base = base_frame(self.board, t, self.theme)
         base = self.base
         if self.guide is not None and t.mode == "play" and t.sensed == t.position:
-            base = shows.paint_jump(base, self.board, self.guide.next_jump(), colors.HINT_FROM, colors.HINT_OVER,
-                                    colors.HINT_TO)
+            base = self.guide.paint(base)  # its next jump, or a move to put back
         if self.updating:  # the empty holes say the board is being updated
             base = [colors.UPDATING if c == colors.EMPTY else c for c in base]
         if self.press_at is not None and not self.press_swallowed and ticks_diff(now, self.press_at) >= PLAY_PRESS_MS:

@@ -56,7 +56,7 @@ def _show(app, now):
     """What the lights show over the pegs, in roles (docs/protocol.md: `show`)."""
     t = app.tracker
     if app.shows.show is None and app.guide is not None and t.mode == "play" and t.sensed == t.position:
-        return {"kind": "guide", "move": app.board.move_of(app.guide.next_jump())}
+        return app.guide.describe()
     return app.shows.describe(now)
 
 

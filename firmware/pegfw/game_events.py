@@ -47,7 +47,9 @@ def take_events(self, events):
             self.link.event("move", {"move": b.move_of(e[JUMP]), "pegs_left": e[PEGS_LEFT]})
             if self.guide is not None:
                 ended = self.guide.moved(e[JUMP])
-                if ended:
+                if ended == "replan":  # played on past a move off its line: a new line from here
+                    self.guide.replan(self)
+                elif ended:
                     self.guide_off(ended)
             if self.shows.kind == "hint":
                 self.shows.stop()
@@ -55,7 +57,8 @@ def take_events(self, events):
             self.cancel_job()
             self.after_hint(self.store.undo)
             self.link.event("undo", {"move": b.move_of(e[JUMP])})
-            self.guide_off("undo")
+            if self.guide is not None and self.guide.undone(e[JUMP]):  # off its line: a new one
+                self.guide.replan(self)
         elif name == "illegal":
             self.link.event("illegal", {"holes": e[HOLES]})
         elif name == "recovered":
@@ -69,6 +72,7 @@ def take_events(self, events):
             if t.goal:  # judged as a challenge too
                 fields.update(self.challenge_on().verdict(t.position))
             self.link.event("game_over", fields)
+            self.guide_off("game_over")  # (a guide whose line was played out has ended already)
             if self.shows.kind not in ("demo", "watch") and not self.updating:  # (its code is on the drive)
                 self.after_hint(self.shows.load, "over", "pegfw.show_over", "GameOverShow",
                                 (b.holes, self.hw.ticks_ms(), e[VERDICT]))

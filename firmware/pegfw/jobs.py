@@ -9,6 +9,7 @@ finish stays reachable (a few lookups a jump). Other boards search (pegcore.sear
 its memo bounded), and give up with `search_limit` past pegfw.job.JOB_LIMIT positions."""
 
 from pegcore.rules import popcount
+from pegfw.commands import BUTTON
 from pegfw.job import JOB_LIMIT, Job
 from pegfw.ondemand import unload
 from pegfw.protocol import ProtocolError
@@ -189,6 +190,33 @@ class ChallengeHint(Job):
 def challenge_hint(app, rid, now):
     """`now`: when the hint was asked for."""
     return app.start_job(ChallengeHint(app.challenge_on(), app.tracker.position), rid, now)
+
+
+
+class GuideLine(Search):
+    """A new line for the guide on a board without the table (the player played on past a move
+    off its line): a solution from here, or word that none ends with one peg."""
+
+    def __init__(self, board, mask):
+        Search.__init__(self, board, mask, None)
+
+    def reply(self, app):
+        if app.guide is not None:
+            app.guide.replanned(self.jumps or [], self.jumps is not None)
+        return {}
+
+    def cancel(self, app, why):
+        app.end_job()  # a move came first: the guide asks again from the new position
+
+    def fail(self, app, code, message, extra=None):
+        if app.guide is not None:  # gave up: no line to light until a move the guide knows
+            app.guide.planning = False
+            app.guide.line, app.guide.step = [], 0
+            app.link.event("guide_line", {"moves": [], "solvable": None, "message": message})
+
+
+def guide_line(app, mask):
+    return app.start_job(GuideLine(app.board, mask), BUTTON, app.hw.ticks_ms())
 
 
 def review(app, rid, now, n):

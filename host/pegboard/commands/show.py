@@ -11,6 +11,7 @@ from pegboard.commands.cli import Subcommands, UsageError
 from pegboard.pictures.text import move_text
 from pegboard.commands.position import check_board_size, set_up
 from pegboard.solve.solution_file import SolutionError, load_solution
+from pegboard.tui.words import event_text
 
 
 def register(sub: Subcommands) -> None:
@@ -24,7 +25,9 @@ def register(sub: Subcommands) -> None:
     p.set_defaults(func=demo)
     p = sub.add_parser("guide", help="guide a player through a solution file, move by move",
                        description="Uploads FILE; the board lights each move in turn and waits for the player "
-                                   "to make it with real pegs. A different move ends the guidance. If the pegs "
+                                   "to make it with real pegs. A different move is lit to be put back; play on "
+                                   "instead and the guide follows with a new line from there; an undo steps it "
+                                   "back. It ends when the line is played out, the game ends, or Ctrl-C. If the pegs "
                                    "are not the file's start, the board first shows how to set it up (as "
                                    "`pegboard setup FILE`).")
     add_port(p)
@@ -84,10 +87,12 @@ def guide(args: argparse.Namespace) -> int:
             for ev in b.events(timeout=None):
                 if ev.get("event") == "guide_step":
                     _print(args, ev, "%2d. %s  ✓" % (ev["step"], move_text(ev["move"])))
+                elif ev.get("event") in ("guide_astray", "guide_back", "guide_line"):
+                    _print(args, ev, event_text(ev) or "")
                 elif ev.get("event") == "guide_off":
                     reason = str(ev["reason"])
-                    _print(args, ev, {"done": "solution complete", "different_move": "a different move: guidance off",
-                                      "undo": "undo: guidance off", "stopped": "stopped"}.get(reason, reason))
+                    _print(args, ev, {"done": "solution complete", "game_over": "the game is over",
+                                      "stopped": "stopped"}.get(reason, reason))
                     return 0 if reason == "done" else 1
     return 0
 

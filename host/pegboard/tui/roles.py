@@ -73,6 +73,8 @@ def hole_role(h: int, st: dict[str, Any]) -> str:
             return "illegal" if show.get("lost") else JUMP_ROLES[move.index(h)]
         return "peg" if h in (show.get("pegs") or []) else "empty"
     pegs = st.get("pegs") or []
+    if kind == "guide" and show.get("put_back") and h in move:  # a move off its line, to undo
+        return "pull" if move.index(h) == 2 else "landing"
     if kind in ("hint", "guide") and h in move:
         return JUMP_ROLES[move.index(h)]
     if kind == "hint" and show.get("lost") and h in pegs:

@@ -11,7 +11,7 @@ VERDICTS = {"genius": "genius!", "purty smart": "purty smart", "just plain dumb"
 
 GUIDE_OFF = {"done": "solution complete", "different_move": "a different move was made",
              "undo": "a move was undone", "stopped": "stopped", "new_game": "a new game started",
-             "setup": "the game ended"}
+             "setup": "the game ended", "game_over": "the game is over"}
 
 SETUP_WHY = {"emptied": "the board was emptied: game abandoned, free play",
              "game_over": "the game is over: free play",
@@ -144,6 +144,18 @@ def event_text(e: dict[str, Any], demo: list[list[int]] | None = None) -> str | 
         left = e.get("remaining")
         return "guide %s: %s done, %s" % (e.get("step"), move_text(e["move"]),
                                           "that was the last" if left == 0 else "%s to go" % left)
+    if name == "guide_astray":
+        return ("%s is not the guide's move: put it back as lit (fill the green holes, take out the orange "
+                "peg), or play on and the guide follows" % move_text(e["move"]))
+    if name == "guide_back":
+        return "guide back at move %s%s" % ((e.get("step") or 0) + 1,
+                                            ": " + move_text(e["move"]) if e.get("move") else "")
+    if name == "guide_line":
+        moves = e.get("moves") or []
+        if e.get("solvable") is None:
+            return "the guide found no line from here: %s" % (e.get("message") or "it gave up")
+        return "the guide follows a new line from here: %s%s" % (
+            count(len(moves), "move"), "" if e.get("solvable") else " (one peg is out of reach: it leaves the fewest)")
     if name == "guide_off":
         return "guide off: %s" % GUIDE_OFF.get(str(e.get("reason")), value_text(e.get("reason")))
     if name == "overflow":

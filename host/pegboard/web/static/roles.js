@@ -51,6 +51,7 @@
       return has(show.pegs, h) ? "peg" : "empty";
     }
     var pegs = st.pegs || [];
+    if (show.kind === "guide" && show.put_back && move.indexOf(h) >= 0) return move.indexOf(h) === 2 ? "pull" : "landing";
     if ((show.kind === "hint" || show.kind === "guide") && move.indexOf(h) >= 0) return JUMP_ROLES[move.indexOf(h)];
     if (show.kind === "hint" && show.lost && has(pegs, h)) return "illegal";
     if (st.target && st.target.length) {

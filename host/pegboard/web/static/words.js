@@ -5,7 +5,8 @@
   var VERDICTS = { "genius": "genius!", "purty smart": "purty smart", "just plain dumb": "just plain dumb",
                    "eg-no-ra-moose": "eg-no-ra-moose" };
   var GUIDE_OFF = { done: "solution complete", different_move: "a different move was made", undo: "a move was undone",
-                    stopped: "stopped", new_game: "a new game started", setup: "the game ended" };
+                    stopped: "stopped", new_game: "a new game started", setup: "the game ended",
+                    game_over: "the game is over" };
   var SETUP_WHY = { emptied: "the board was emptied: game abandoned, free play", game_over: "the game is over: free play",
                     request: "the game ended: the board shows the position to set up",
                     review: "the board shows where the win was lost: set the pegs as lit to play on from there" };
@@ -98,6 +99,13 @@
       case "demo_step": return "demo: move " + e.step + " made: " + move(e.move);
       case "guide_step": return "guide " + e.step + ": " + move(e.move) + " done, " +
         (e.remaining === 0 ? "that was the last" : e.remaining + " to go");
+      case "guide_astray": return move(e.move) + " is not the guide's move: put it back as lit (fill the green holes, " +
+        "take out the orange peg), or play on and the guide follows";
+      case "guide_back": return "guide back at move " + ((e.step || 0) + 1) + (e.move ? ": " + move(e.move) : "");
+      case "guide_line":
+        if (e.solvable === null || e.solvable === undefined) return "the guide found no line from here: " + (e.message || "it gave up");
+        return "the guide follows a new line from here: " + count((e.moves || []).length, "move") +
+          (e.solvable ? "" : " (one peg is out of reach: it leaves the fewest)");
       case "guide_off": return "guide off: " + (GUIDE_OFF[e.reason] || e.reason);
       case "overflow": return "too many sensor changes at once: the board re-read every hole";
       case "resumed": return "game resumed after power loss: " + startText(e) + ", " + count((e.moves || []).length, "move");
