@@ -397,7 +397,7 @@ def test_run_leaves_a_found_board_to_be_found_again(monkeypatch):
         asked.append(args.port)
         return 0
 
-    monkeypatch.setattr(ports, "find_board_or_sim", lambda note=None: "/dev/cu.usbmodem14103")
+    monkeypatch.setattr(ports, "find_data_port", lambda identity=None: "/dev/cu.usbmodem14103")  # plugged in
     monkeypatch.setattr(ui, "mirror", mirror)
     assert ui.run(argparse.Namespace(sim=False)) == 0
     assert asked == [None]  # not the path found now: after a replug it may be another

@@ -71,6 +71,10 @@ def test_the_tuis_v_reviews_the_lost_game(lost):
             for j in jumps:
                 masks.append(masks[-1] ^ B.flip[j])
             assert app.state["show"]["pegs"] == holes_of(masks[k - 1])
+            # with no key pressed, the screen follows the lights: the move played, then the better one
+            await _until(pilot, lambda: (app.state.get("show") or {}).get("lost") is False, "the better move shown")
+            better = app.state["show"]["move"]
+            await _until(pilot, lambda: "★" in str(app.query_one("#hole-%d" % better[0]).label), "its peg drawn ★")
             await pilot.press("q")
 
     asyncio.run(scenario())

@@ -13,10 +13,13 @@ from pegfw.protocol import ProtocolError
 LOST = -2     # a judged position: no win from it
 RUNNING = -3  # ... not judged yet: its search goes on
 
+try:
+    from typing import Any  # noqa: F401 (type comments)
+except ImportError:  # the chip has no typing module
+    pass
+
 TYPE_CHECKING = False  # mypy takes it as True; no typing module needed on the chip
 if TYPE_CHECKING:
-    from typing import Any  # noqa: F401 (type comments)
-
     from pegfw.app import App  # noqa: F401 (type comments)
 
 

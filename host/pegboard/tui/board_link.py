@@ -122,7 +122,9 @@ class BoardLink(threading.Thread):
 
     def _animating(self) -> bool:
         # "starting": the board has not read its pegs yet, and an empty board tells no event when it has
-        return self.state.get("mode") in ("demo", "starting") or time.monotonic() < self._animated_until
+        # a show whose roles change with time (a lost hint's blink, a review's two moves in turn)
+        return (self.state.get("mode") in ("demo", "starting") or time.monotonic() < self._animated_until
+                or (self.state.get("show") or {}).get("kind") in ("hint", "review"))
 
     def _refresh(self) -> None:
         self.state = self.board.request("state")

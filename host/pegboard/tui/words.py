@@ -16,7 +16,7 @@ GUIDE_OFF = {"done": "solution complete", "different_move": "a different move wa
 SETUP_WHY = {"emptied": "the board was emptied: game abandoned, free play",
              "game_over": "the game is over: free play",
              "request": "the game ended: the board shows the position to set up",
-             "review": "the board shows where the win was lost: set the pegs as lit to play on from there"}
+             "review": "the board lights where the win was lost"}
 
 
 def start_text(e: dict[str, Any]) -> str:

@@ -90,7 +90,9 @@
 
   function animating() {
     // "starting": the board has not read its pegs yet, and an empty board tells no event when it has
-    return A.st.mode === "demo" || A.st.mode === "starting" || Date.now() < A.animatedUntil;
+    // (a show whose roles change with time too: a lost hint's blink, a review's two moves in turn)
+    return A.st.mode === "demo" || A.st.mode === "starting" || Date.now() < A.animatedUntil ||
+      !!(A.st.show && (A.st.show.kind === "hint" || A.st.show.kind === "review"));
   }
 
   function holesOf(st) { return (st.lights || []).length || A.rows * (A.rows + 1) / 2; }

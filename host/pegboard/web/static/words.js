@@ -9,7 +9,7 @@
                     game_over: "the game is over" };
   var SETUP_WHY = { emptied: "the board was emptied: game abandoned, free play", game_over: "the game is over: free play",
                     request: "the game ended: the board shows the position to set up",
-                    review: "the board shows where the win was lost: set the pegs as lit to play on from there" };
+                    review: "the board lights where the win was lost" };
   var MODE_WORDS = { setup: "setting up", play: "playing", illegal: "illegal placement", over: "game over",
                      demo: "a show running", guide: "guiding" };
   var SHOW_WORDS = { demo: "demo running", watch: "the solver's search running", selftest: "self-test running" };
