@@ -17,7 +17,7 @@ from support import output, until
 from pegcore.geometry import Board, start_mask
 from pegcore.rules import has_move, holes_of, legal_jumps, popcount
 from pegcore.solver import Solver
-from pegfw.app import EMPTY_SETTLE_MS
+from pegfw.app import DOUBLE_PRESS_MS, EMPTY_SETTLE_MS
 
 B = Board(5)
 SOLVER = Solver(B)
@@ -65,10 +65,14 @@ class FakeBoard:
         return replies[0]
 
     def press(self):
+        """A lone short press (a hint): the next one comes after DOUBLE_PRESS_MS, as a player's would,
+        so no two or three make a challenge or a puzzle."""
         self.hw.button.set(1)
         run(self.app, self.hw, 60)
         self.hw.button.set(0)
         run(self.app, self.hw, 40)
+        self._collect()
+        run(self.app, self.hw, DOUBLE_PRESS_MS + 20)
         self._collect()
 
     def settle(self):
@@ -114,6 +118,7 @@ class SimBoard:
     def press(self):
         self.sim.control("press", ms=80)
         self.sim.control("wait_idle")
+        time.sleep((DOUBLE_PRESS_MS + 20) / 1000)  # a lone press (a hint), as FakeBoard.press
 
     def settle(self):
         """Leave the pegs as they are past the settle time; on an empty board, wait (up to a

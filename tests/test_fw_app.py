@@ -62,7 +62,11 @@ def test_a_whole_game_through_the_sensors_with_the_solvers_moves():
     moves = [e["move"] for e in seen if e.get("event") == "move"]
     assert moves == [B.move_of(j) for j in sol]
     over = [e for e in seen if e.get("event") == "game_over"]
-    assert over == [{"event": "game_over", "seq": over[0]["seq"], "pegs_left": 1, "verdict": "genius"}]
+    # the game's time on the board's clock, and the first game from this start is a personal best
+    assert over == [{"event": "game_over", "seq": over[0]["seq"], "pegs_left": 1, "verdict": "genius",
+                     "seconds": over[0]["seconds"]}]
+    assert [e["before"] for e in seen if e.get("event") == "best"] == [None]
+    assert 0 <= over[0]["seconds"] <= hw.ticks_ms() // 1000
     assert not [e for e in seen if e.get("event") == "illegal"]
     assert ask(app, hw, "state")["mode"] == "over"
     assert ask(app, hw, "stats")["wins"] == 1

@@ -237,6 +237,8 @@ def test_a_double_press_before_the_first_move_sets_finish_where_it_started_empty
         run(app, hw, 60)
         hw.button.set(0)
         run(app, hw, 100)
+    assert not events(hw, "challenge")  # not yet: a third press would make it a puzzle
+    run(app, hw, 400)  # no third press
     got = events(hw, "challenge")
     assert got and got[-1]["challenge"] == "finish:13"
     for _ in range(2):  # and again: taken off
@@ -244,6 +246,7 @@ def test_a_double_press_before_the_first_move_sets_finish_where_it_started_empty
         run(app, hw, 60)
         hw.button.set(0)
         run(app, hw, 100)
+    run(app, hw, 400)
     assert events(hw, "challenge")[-1]["challenge"] is None
 
 

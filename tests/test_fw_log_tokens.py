@@ -17,7 +17,7 @@ from pegcore.geometry import Board, start_mask
 from pegcore.rules import legal_jumps, popcount
 from pegcore.solver import Solver
 from pegfw import store_records
-from pegfw.nvm_format import ABANDON, GOAL, HEAD, NEW, OVER, REC, SET
+from pegfw.nvm_format import ABANDON, GOAL, HEAD, NEW, OVER, REC, RECT, SET
 from pegfw.store import Store
 
 B = Board(5)
@@ -190,9 +190,9 @@ def kept_games(after=0, scored=True):
     if scored:
         s.game_over(1)
     store_records.compact(s)
-    first = nvm.data.index(REC, HEAD)
+    first = nvm.data.index(RECT, HEAD)  # (carried with their time: RECT)
     second = first + 2 + nvm.data[first + 1]
-    assert nvm.data[second] == REC
+    assert nvm.data[second] == RECT
     for g in range(after):
         s.new_game(start_mask(B, 2 + g))
         s.move(legal_jumps(B, start_mask(B, 2 + g))[0])
@@ -203,7 +203,7 @@ def kept_games(after=0, scored=True):
 @pytest.mark.parametrize("scored", [True, False])
 def test_a_kept_game_whose_check_fails_ends_the_log_for_both(scored):
     nvm, second = kept_games(after=3, scored=scored)
-    nvm.data[second + 6] ^= 1  # a move of the second carried game: its check fails
+    nvm.data[second + 10] ^= 1  # a move of the second carried game: its check fails
     games = assert_one_reading(nvm, kept=1)
     assert len(games) == 1 + scored  # the first carried game; the won game in progress once scored
 

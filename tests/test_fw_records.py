@@ -106,7 +106,18 @@ def test_pegboard_games_lists_and_exports_what_the_board_keeps(tmp_path, monkeyp
     lines = capsys.readouterr().out.splitlines()
     assert len(lines) >= 9 and lines[0].split()[0] == "1"
     assert main(["games", "--json"]) == 0
-    kept = json.loads(capsys.readouterr().out)["games"]
+    out = json.loads(capsys.readouterr().out)
+    kept = out["games"]
+    # each game with its time on the board's clock, and the personal bests per start after the list
+    from pegboard.commands.games import time_text
+
+    for g in kept:
+        assert isinstance(g["seconds"], int) and " %s  " % time_text(g) in lines[g["n"] - 1]
+    assert out["bests"] and lines.index("personal bests (fewest pegs, then fastest; a challenge's only when met):") \
+        == len(kept)
+    for b in out["bests"]:
+        same = [g for g in kept if g["start"] == b["start"] and g["result"] != "abandoned"]
+        assert (b["pegs"], b["seconds"]) == min((g["result"], g["seconds"]) for g in same)
     listed = [(mask_of(g["start"]), g["moves"]) for g in kept]
     games = [(start, moves) for start, moves, _ in played]
     assert listed in (games, games[:4] + games[5:]), listed  # the one the cut fell in at most lost
@@ -160,7 +171,7 @@ def test_compactions_keep_the_newest_games_and_the_totals():
     s, played = store_games(nvm, 700)
     assert nvm.erases >= 2  # compactions came, and carried games over
     got = kept(nvm)
-    assert len(got) >= records_kept(15, 4096) == 89
+    assert len(got) >= records_kept(15, 4096) == 79
     assert got == played[-len(got):]
     again = stored(nvm)
     assert (again.games, again.wins, again.abandoned) == (s.games, s.wins, s.abandoned)
@@ -173,7 +184,7 @@ def test_a_cut_inside_the_fifth_carried_record_loses_it_and_those_after_never_an
     s, played = store_games(nvm, 10)
     s.new_game(start_mask(B, 4))  # a game in progress, one move made
     s.move(legal_jumps(B, start_mask(B, 4))[0])
-    fifth = HEAD + 2 + 1 + sum(record_bytes(15, len(p[2])) for p in played[:4])
+    fifth = HEAD + 2 + 1 + 4 + sum(record_bytes(15, len(p[2])) for p in played[:4])  # (start, move, its clock)
     assert nvm.data[HEAD] != REC
     nvm.cut_after = 1 + fifth + 4  # the erase, then bytes up to 4 into the fifth record
     with pytest.raises(PowerCut):
@@ -187,7 +198,7 @@ def test_a_cut_inside_the_fifth_carried_record_loses_it_and_those_after_never_an
 
 
 HEADER_BYTES = 16  # docs/protocol.md, "What the board keeps": the header before the log
-REC_BYTES = 9  # "Every game is kept": a 0xF7 entry is 9 bytes plus one a move on 15 holes
+REC_BYTES = 12  # "Every game is kept": a 0xFA entry (a game with its time) is 12 bytes plus one a move on 15 holes
 
 
 def survivors(played, cut):
@@ -209,11 +220,11 @@ def survivors(played, cut):
     return kept
 
 
-@pytest.mark.parametrize("cut", list(range(0, 420, 7)) + [4096, 4097])
+@pytest.mark.parametrize("cut", list(range(0, 500, 7)) + [4096, 4097])
 def test_a_cut_anywhere_in_a_compaction_keeps_oldest_first_never_a_wrong_game(cut):
     nvm = FlashNvm()
     s, played = store_games(nvm, 20)
-    assert not s.start and sum(REC_BYTES + len(g[2]) for g in played) + HEADER_BYTES < 420  # the cuts span it
+    assert not s.start and sum(REC_BYTES + len(g[2]) for g in played) + HEADER_BYTES < 500  # the cuts span it
     nvm.cut_after = cut
     try:
         store_records.compact(s)

@@ -196,8 +196,12 @@ def test_the_page_on_the_drive_is_one_file_that_needs_nothing_else():
 
 def test_the_page_says_challenge_events_as_the_terminal_does(browser):  # noqa: F811
     """words.js and tui/words.py: the same sentences for a challenge set, a hint toward it, a lost one
-    and the verdict (issue "records")."""
+    and the verdict (issue "records"), a game's time and a new personal best."""
     from pegboard.tui.words import event_text
+
+    assert event_text({"event": "game_over", "pegs_left": 1, "verdict": "genius", "seconds": 83}).endswith(" in 1:23")
+    assert event_text({"event": "best", "pegs": 1, "seconds": 83, "before": {"pegs": 2, "seconds": 100}}) == \
+        "a new personal best for this start: 1 peg in 1:23 (before: 2 pegs in 1:40)"
 
     page = browser.new_page()
     page.set_content("<!doctype html><title>t</title>")
@@ -210,7 +214,19 @@ def test_the_page_says_challenge_events_as_the_terminal_does(browser):  # noqa: 
               {"event": "hint", "move": None, "solvable": False, "best_left": None, "challenge": "finish:1",
                "reachable": False},
               {"event": "game_over", "pegs_left": 1, "verdict": "genius", "challenge": "finish:13", "met": True,
-               "wanted": 13}]
+               "wanted": 13},
+              # the game's time, a new personal best, a puzzle solved (issue "coach")
+              {"event": "game_over", "pegs_left": 1, "verdict": "genius", "seconds": 83},
+              {"event": "game_over", "pegs_left": 3, "verdict": "just plain dumb", "seconds": 3725},
+              {"event": "game_over", "pegs_left": 1, "verdict": "genius", "challenge": "finish:13", "met": True,
+               "wanted": 13, "seconds": 42},
+              {"event": "best", "pegs": 1, "seconds": 83, "before": {"pegs": 2, "seconds": 100}},
+              {"event": "best", "pegs": 3, "seconds": 7, "before": None},
+              {"event": "puzzle_solved", "n": 7},
+              {"event": "puzzle", "n": 7, "grade": 2, "grades": 5, "pegs": [1, 2, 4, 6], "finish": 13, "solved": True,
+               "count": 60, "solved_count": 3},
+              {"event": "new_game", "empty": None, "start": [1, 2, 4, 6], "puzzle": 7},
+              {"event": "setup", "reason": "puzzle"}]
     for e in events:
         said = page.evaluate("e => PegWords.eventText(e)", e)
         assert said == event_text(e), e

@@ -157,6 +157,29 @@ def review_a_lost_game(app, hw, full, advance, sample):
         sys.exit(NO_MEMORY if hw.serial.no_memory else 1)
 
 
+def puzzle_by_the_button(app, hw, full, advance, sample):
+    """Three quick presses: the next unsolved puzzle's set-up lights (its table read from flash),
+    given up by stop; then a puzzle of a grade by request, given up too."""
+    hw.sensors.set(full & ~1)
+    advance(100)
+    for _ in range(3):
+        hw.button.set(1)
+        advance(60)
+        hw.button.set(0)
+        advance(100)
+    if app.tracker.mode != "setup" or not app.tracker.target:
+        raise SystemExit("puzzle: three quick presses set up no puzzle (%s)" % app.tracker.mode)
+    sample()
+    replies_before = hw.serial.replies
+    for line in (b"stop", b'{"cmd":"puzzle","grade":2}', b"stop"):  # and one of a grade by request
+        hw.serial.rx += line + b"\n"
+        advance(400)
+        sample()
+    if hw.serial.refused or hw.serial.replies - replies_before != 3:
+        print("puzzle failed: %d ok, %d refused" % (hw.serial.replies - replies_before, hw.serial.refused))
+        sys.exit(NO_MEMORY if hw.serial.no_memory else 1)
+
+
 def main():
     hw = BenchHW()  # the fake hardware (and its NVM, flash on the chip) is not the firmware's heap
     # the bench's own timing lists, made before counting starts and kept to the end, so neither the
@@ -340,7 +363,7 @@ def main():
                 b'{"cmd":"guide","moves":[[4,2,1]]}', b"stop", b'{"cmd":"demo","moves":[[4,2,1],[6,5,4]]}',
                 b"stop", b'{"cmd":"watch","speed":5}', b"stop", b'{"cmd":"selftest","seconds":1}', b"stop",
                 b"records", b'{"cmd":"challenge","target":"leave:3"}', b"hint",
-                b'{"cmd":"challenge","target":"none"}', b"state")
+                b'{"cmd":"challenge","target":"none"}', b"state", b"bests")
     replies_before = hw.serial.replies  # (the challenge's two requests above)
     for line in REQUESTS:
         hw.serial.rx += line + b"\n"
@@ -351,6 +374,7 @@ def main():
             hw.serial.replies, hw.serial.refused, hw.serial.no_memory))
         sys.exit(NO_MEMORY if hw.serial.no_memory else 1)
     review_a_lost_game(app, hw, full, advance, sample)  # (its own frame: main's is on every pass's stack)
+    puzzle_by_the_button(app, hw, full, advance, sample)
     # solve with a finish hole, from every start and to every hole (the board walks its finish table,
     # a slice per pass; impossible finishes are refused)
     from pegcore.geometry import start_mask
@@ -387,7 +411,7 @@ def main():
     for name in ("pegfw.show_over", "pegfw.show_demo", "pegfw.show_chase", "pegfw.game_requests",
                  "pegfw.board_requests", "pegfw.position_requests", "pegfw.store_log", "pegfw.store_records",
                  "pegfw.show_watch", "pegfw.guide", "pegfw.jobs", "pegfw.resume", "pegfw.review",
-                 "pegfw.show_review"):
+                 "pegfw.show_review", "pegfw.puzzles", "pegfw.bests"):
         loaded = list(sys.modules)
         t = ticks()
         __import__(name)

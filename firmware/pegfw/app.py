@@ -34,7 +34,8 @@ MEM_FREE = getattr(gc, "mem_free", None)
 LONG_PRESS_MS = 800
 PLAY_PRESS_MS = 3000    # held this long: play from here (the pegs as they stand start a game)
 DOUBLE_PRESS_MS = 400   # a second short press this soon after the first, before a game's first move:
-                        # the challenge "finish in the hole that started empty" set (or taken off)
+                        # the challenge "finish in the hole that started empty" set (or taken off) once
+                        # this passes with no third; a third this soon: a puzzle (pegfw.puzzles)
 EMPTY_SETTLE_MS = 500   # an empty board this long ends the game in play (pegfw.tracker.emptied)
 QUIET_MS = 2000         # no peg moved this long, nothing shown or searched: NVM may be rewritten
 SETTLE_MS = 60          # quiet time after a keypad reset before trusting the picture
@@ -58,7 +59,7 @@ class App:
         self.theme = cfg.theme
         self.table = table
         self.advisor = Advisor(self.board, self.table)
-        self.store = Store(hw.nvm, cfg.rows)
+        self.store = Store(hw.nvm, cfg.rows, hw.ticks_ms)
         ondemand.load("pegfw.store_log").load(self.store)  # read once: the code leaves the heap after
         if self.store.end is None and hw.nvm is not None:
             self.store.compact()  # a new, foreign or damaged record: rewritten now, not mid-game
@@ -71,6 +72,10 @@ class App:
         self.guide = None  # type: Any  # guided play (pegfw.guide.Guide), while it runs
         self.challenge = None  # type: Any  # the game's challenge (pegfw.challenge.Challenge), while it has one
         self.released_at = None  # type: Any  # when the last short press was released (a double press)
+        self.quick = 0  # short presses in a row, each within DOUBLE_PRESS_MS of the one before
+        self.double_at = None  # type: Any  # a double press's release: its challenge, unless a third comes
+        self.puzzle_at = -1  # the board's place in its puzzles: the last one set up (pegfw.puzzles)
+        self.puzzle = 0  # that puzzle's position, until the game from it starts (its new_game says so)
         self.job = None  # type: Any  # long work (pegfw.job.Job), while it runs
         self.retry = 0  # a review's position to play again from, until its game starts (pegfw.review)
         self.sensed = 0
@@ -296,12 +301,17 @@ class App:
                 self.press_at = None
                 if not self.press_swallowed and self.job is None:  # else it still thinks
                     try:
+                        quick = self._quick_presses(now, held)
+                        t = self.tracker
+                        self.double_at = None
                         if held >= PLAY_PRESS_MS:
                             self.play_here()
                         elif held >= LONG_PRESS_MS:
                             self.start_demo(None, now)
-                        elif self._double_press(now):
-                            self.set_challenge("none" if self.tracker.goal else "finish", now)
+                        elif quick == 3 and not (t.mode == "play" and t.moves):
+                            self.next_puzzle()  # three quick presses, no game under way: the next unsolved puzzle
+                        elif quick == 2 and t.mode == "play" and not t.moves:
+                            self.double_at = now  # the challenge once no third press follows (a puzzle)
                         elif self.tracker.mode == "over" and self._lost_over():
                             self.call_job("review", self, BUTTON, now, None)  # where it went wrong
                         else:
@@ -312,6 +322,12 @@ class App:
                 self.link.event("button", {"pressed": False, "ms": held})
         if keys.events.overflowed:
             keys.events.clear()
+        if self.double_at is not None and self.press_at is None and ticks_diff(now, self.double_at) > DOUBLE_PRESS_MS:
+            self.double_at = None  # two presses and no third: the challenge
+            try:
+                self.set_challenge("none" if self.tracker.goal else "finish", now)
+            except ProtocolError as e:
+                self.link.event("refused", {"code": e.code, "message": e.message})
 
     def _lost_over(self):
         """The game is over and missed its win (more than one peg, or not in its finish hole):
@@ -322,14 +338,15 @@ class App:
             return False
         return p & (p - 1) != 0 or (t.finish is not None and p != 1 << (t.finish - 1))
 
-    def _double_press(self, now):
-        """A second short press soon after the first, before the game's first move."""
+    def _quick_presses(self, now, held):
+        """How many short presses in a row this release ends (each within DOUBLE_PRESS_MS of the
+        one before): two before a game's first move set a challenge (once no third follows), three
+        with no game under way set up a puzzle."""
         was, self.released_at = self.released_at, now
-        t = self.tracker
-        if was is None or ticks_diff(now, was) > DOUBLE_PRESS_MS or t.mode != "play" or t.moves:
-            return False
-        self.released_at = None  # a third press is a hint again
-        return True
+        if held >= LONG_PRESS_MS or was is None or ticks_diff(now, was) > DOUBLE_PRESS_MS or self.quick >= 3:
+            self.quick = 0
+        self.quick += 1
+        return self.quick
 
     # -- actions -----------------------------------------------------------------------------
     def play_here(self):
@@ -338,6 +355,14 @@ class App:
         ondemand.begin("button")
         try:
             ondemand.load("pegfw.position_requests").play_here(self, None)
+        finally:
+            ondemand.end("button")
+
+    def next_puzzle(self):
+        """Three quick presses: the next unsolved puzzle's set-up lights (its code loaded for it)."""
+        ondemand.begin("button")
+        try:
+            ondemand.load("pegfw.puzzles").press(self)
         finally:
             ondemand.end("button")
 

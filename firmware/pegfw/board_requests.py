@@ -1,4 +1,4 @@
-"""Rare requests about the board itself (info, brightness, theme, stats, selftest):
+"""Rare requests about the board itself (info, brightness, theme, stats, selftest, bests):
 compiled for the request and dropped after the reply (pegfw.ondemand; pegfw.commands.COMMANDS says
 which module answers what). Each handler takes (app, rid, req, now), as those of pegfw.commands do."""
 
@@ -12,7 +12,8 @@ if TYPE_CHECKING:
 
 PROTOCOL = 1
 CAPABILITIES = ("hint", "solve", "demo", "guide", "watch", "play", "setup", "selftest", "stats", "theme",
-                "brightness", "reset", "quiet", "records", "challenge", "review")
+                "brightness", "reset", "quiet", "records", "challenge", "review",
+                "bests", "puzzle")
 
 
 def cmd_info(app, rid, req, now):
@@ -59,13 +60,23 @@ def cmd_stats(app, rid, req, now):
     st = app.store
     kept = ondemand.load("pegfw.store_records").challenge_totals(st, app.board)  # (dropped with the request)
     return {"games": st.games, "wins": st.wins, "best": st.best or None, "abandoned": st.abandoned,
-            "challenges_kept": {"set": kept[0], "met": kept[1]},
+            "challenges_kept": {"set": kept[0], "met": kept[1]}, "bests": len(st.bests) // 3,
+            "puzzles_solved": _bits(st.solved),
             "nvm_writes": st.writes,
             "nvm_erases": st.erases, "corrupt_record_ignored": st.corrupt,
             "free_heap": free, "free_heap_lowest": app.free_heap_low,
             "longest_pass_ms": app.longest_pass_ms, "last_hint_ms": app.hint_ms,
             "button_debounce_ms": app.hw.debounce_ms, "loops": app.loops,
             "errors": app.errors}
+
+
+def _bits(data):
+    n = 0
+    for b in data:
+        while b:
+            b &= b - 1
+            n += 1
+    return n
 
 
 def cmd_selftest(app, rid, req, now):
@@ -83,3 +94,28 @@ def cmd_selftest(app, rid, req, now):
     app.check_idle()  # not in _not_busy: a selftest is for any pegs, a game or not
     app.shows.load("selftest", "pegfw.show_chase", "ChaseShow", (app.board.holes, now, hole), now + secs * 1000)
     return {"seconds": secs, "pegs": holes_of(app.sensed), "pixels": app.board.holes, "hole": hole or None}
+
+
+BESTS_PAGE = 8  # bests a reply: each under 120 bytes of JSON
+
+
+def cmd_bests(app, rid, req, now):
+    # type: (App, object, dict, int) -> dict
+    """The personal bests the board keeps, BESTS_PAGE a reply, newest set last: `start` (the pegs),
+    `empty` (the hole a full board less one left empty, else null), `challenge` (null: none),
+    `pegs`, `seconds`."""
+    from pegfw.challenge import text_of
+
+    page = req.get("page", 0)
+    if isinstance(page, bool) or not isinstance(page, int) or page < 0:
+        raise ProtocolError("bad_args", "page must be 0 or more")
+    b = app.store.bests
+    full = app.board.full
+    out = []
+    for i in range(3 * BESTS_PAGE * page, min(len(b), 3 * BESTS_PAGE * (page + 1)), 3):
+        gap = full & ~b[i]
+        out.append({"start": holes_of(b[i]), "empty": holes_of(gap)[0] if gap and not gap & (gap - 1) else None,
+                    "challenge": text_of(b[i + 1]) if b[i + 1] else None, "pegs": b[i + 2] >> 22,
+                    "seconds": b[i + 2] & (1 << 21) - 1})
+    total = len(b) // 3
+    return {"bests": out, "page": page, "pages": (total + BESTS_PAGE - 1) // BESTS_PAGE, "total": total}

@@ -28,6 +28,7 @@ COMMANDS = {"state": EVERYDAY, "hint": EVERYDAY, "stop": EVERYDAY, "quiet": EVER
             "setup": POSITION,
             "challenge": POSITION,
             "info": BOARD, "brightness": BOARD, "theme": BOARD, "stats": BOARD, "selftest": BOARD,
+            "bests": BOARD, "puzzle": "pegfw.puzzles",
             "records": "pegfw.store_records"}  # (no name of its own: the chip keeps this module's globals)
 
 

@@ -2,7 +2,8 @@
 guide, the challenge and the shows kept in step. A module of its own so that start-up compiles the
 App's code in two smaller pieces (the heap a compile needs grows with the module)."""
 
-from pegcore.rules import holes_of
+from pegcore.rules import holes_of, popcount
+from pegfw import ondemand
 from pegfw.tracker import EMPTY, HOLE, HOLES, JUMP, PEGS_LEFT, REASON, START, VERDICT
 
 
@@ -29,7 +30,9 @@ def take_events(self, events):
                 fields["challenge"] = self.challenge_on().text()
             if self.retry and self.retry == e[START]:
                 fields["retry"] = True  # the position a review lit, set again: the lost game played on
-            self.retry = 0
+            if self.puzzle and self.puzzle == e[START]:
+                fields["puzzle"] = self.puzzle_at + 1  # the puzzle set up, set: its game
+            self.retry = self.puzzle = 0
             self.link.event("new_game", fields)
         elif name == "setup":
             self.cancel_job()
@@ -64,8 +67,8 @@ def take_events(self, events):
         elif name == "recovered":
             self.link.event("recovered")
         elif name == "game_over":
-            self.after_hint(self.store.game_over, e[PEGS_LEFT])
-            fields = {"pegs_left": e[PEGS_LEFT], "verdict": e[VERDICT]}
+            st = self.store
+            fields = {"pegs_left": e[PEGS_LEFT], "verdict": e[VERDICT], "seconds": st.seconds() if st.start else None}
             t = self.tracker
             if t.finish is not None:  # a game with a finish hole: did its last peg end there?
                 fields["in_finish"] = t.position == 1 << (t.finish - 1)
@@ -73,6 +76,32 @@ def take_events(self, events):
                 fields.update(self.challenge_on().verdict(t.position))
             self.link.event("game_over", fields)
             self.guide_off("game_over")  # (a guide whose line was played out has ended already)
-            if self.shows.kind not in ("demo", "watch") and not self.updating:  # (its code is on the drive)
-                self.after_hint(self.shows.load, "over", "pegfw.show_over", "GameOverShow",
-                                (b.holes, self.hw.ticks_ms(), e[VERDICT]))
+            # a puzzle solved, a personal best, the record and the show: their code is compiled, so
+            # after a coming hint's lights
+            self.after_hint(scored, self, e[PEGS_LEFT], e[VERDICT], fields.get("met"), fields["seconds"])
+
+
+def scored(self, pegs, verdict, met, secs):
+    """The game over's record (App.after_hint): a win from a puzzle's position kept as solved
+    (`puzzle_solved`), a new personal best for its start and challenge (`best`: named, kept, and
+    celebrated in gold after the verdict's show), the score in NVM, the game-over show. No code is
+    compiled while a deploy writes the drive: then only the score is kept."""
+    st, t, b = self.store, self.tracker, self.board
+    best = b""
+    if st.start and not st.scored and not self.updating:
+        if pegs == 1 and t.goal < 0x40 and (not t.goal or met) and 0 < popcount(st.start) < b.holes - 1:
+            n = ondemand.load("pegfw.puzzles").solved(self, st.start, t.goal)  # won from a position a hand set
+            ondemand.unload("pegfw.puzzles")
+            ondemand.unload("pegcore.puzzlefile")
+            if n:
+                self.link.event("puzzle_solved", {"n": n})
+        bests = ondemand.load("pegfw.bests")
+        if bests.beats(st, pegs, secs, met):
+            was = bests.best_of(st, st.start, st.goal)
+            self.link.event("best", {"pegs": pegs, "seconds": secs,
+                                     "before": {"pegs": was[0], "seconds": was[1]} if was else None})
+            best = bests.take(st, pegs, secs)
+        ondemand.unload("pegfw.bests")
+    st.game_over(pegs, best)
+    if self.shows.kind not in ("demo", "watch") and not self.updating:  # (its code is on the drive)
+        self.shows.load("over", "pegfw.show_over", "GameOverShow", (b.holes, self.hw.ticks_ms(), verdict, bool(best)))

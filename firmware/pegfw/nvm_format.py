@@ -4,7 +4,8 @@ pegfw.store_tokens (reading it, entry by entry), pegfw.store_log (replaying it a
 pegfw.store_records (rewriting it, and the games kept)."""
 
 MAGIC = b"PB"
-VERSION = 3  # REC entries came later in version 3: older firmware ends the log at one (and compacts)
+VERSION = 4  # REC entries came in version 3; TIME, RECT, BEST and SOLVED in 4 (older firmware ends the log
+# at one, and refuses a header of a newer version)
 # magic 2, version 1, games 2, wins 2, best 1, abandoned 2 (v1: byte 8 the empty start; v2: 0),
 # rows 1, pad 1, crc 4
 HEAD = 16
@@ -18,6 +19,22 @@ CSET = 0xF5   # the same, carried over by a compaction
 ABANDON = 0xF6  # the game in progress ended unfinished (the board emptied)
 GOAL = 0xF8   # + goal code: a challenge set for the game in progress after its start entry
 # REC = 0xF7: a game carried over by a compaction (below)
+TIME = 0xF9   # + 3 bytes (7 bits each, low first): the game in progress's clock, whole seconds played
+# (the board's time on: written with each move and with its game over, so a power cut costs only
+# the time since the last move)
+RECT = 0xFA   # a REC entry with the game's seconds (3 bytes) after its result
+BEST = 0xFB   # + start mask + challenge + pegs left + seconds (3 bytes): a personal best for that start
+# and challenge (the newest for a start and challenge is the one that stands)
+SOLVED = 0xFC  # + puzzle number (0..127): a puzzle of the board's table solved
+LAST_KIND = SOLVED
+SECONDS_MAX = (1 << 21) - 1  # what 3 bytes of 7 bits hold: 24 days
+
+
+def seconds_bytes(s):
+    """3 bytes of 7 bits, low first: no byte of them reads as erased flash or a log kind."""
+    if s > SECONDS_MAX:
+        s = SECONDS_MAX
+    return bytes((s & 127, s >> 7 & 127, s >> 14 & 127))
 CHUNK = 64    # bytes read at a time at start-up
 
 

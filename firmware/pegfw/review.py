@@ -78,7 +78,7 @@ class Review(Job):
             from pegfw.store_records import games
 
             k, n, game = 0, self.n, None
-            for start_mask, goal, _result, moves in games(self.store, True):
+            for start_mask, goal, _result, moves, _secs in games(self.store, True):
                 k += 1
                 if n is None or k == n:
                     game = (start_mask, goal, list(moves))

@@ -15,7 +15,9 @@ A header that fails its checks is ignored, never trusted; a log entry that makes
 the log (the next write compacts it): pegfw.store_log reads it at start-up."""
 
 from pegfw import ondemand
-from pegfw.nvm_format import ABANDON, CONT, CSET, GOAL, HEAD, NEW, OVER, SET, UNDO, mask_bytes
+from pegfw.clock import ticks_diff
+from pegfw.nvm_format import (ABANDON, CONT, CSET, GOAL, HEAD, NEW, OVER, SECONDS_MAX, SET, SOLVED, TIME, UNDO,
+                              mask_bytes, seconds_bytes)
 
 ROOM = 256  # free log bytes (at most a quarter of the NVM) below which the App rewrites the record
 # in an idle pass (pegfw.app): a game is at most ~35 entries, so a long game never fills it
@@ -25,8 +27,9 @@ class Store:
     """The totals and the game in progress, and the writing of their record (pegfw.store_log
     reads it at start-up)."""
 
-    def __init__(self, nvm, rows):
+    def __init__(self, nvm, rows, ticks=None):
         self.nvm = nvm
+        self.ticks = ticks    # the board's ms clock (supervisor.ticks_ms): a game's time on
         self.rows = rows
         self.holes = rows * (rows + 1) // 2
         self.games = 0
@@ -44,6 +47,10 @@ class Store:
         self.erases = 0       # of which erased the sector
         self.corrupt = False  # pegfw.store_log.load fills all this in from the NVM
         self.rewriting = None  # a rewrite of the record under way (compact_step)
+        self.played = 0       # ms the game in progress was played before `since` (kept: TIME entries)
+        self.since = None     # the tick its clock runs from (None: stopped, the game over or none)
+        self.bests = []       # personal bests, oldest set first: start, challenge, pegs << 22 | seconds (pegfw.bests)
+        self.solved = bytearray(16)  # the board's puzzles solved, a bit each (SOLVED entries)
 
     # -- reading -----------------------------------------------------------------------------
     def full(self):
@@ -67,6 +74,40 @@ class Store:
                 self.abandoned = min(self.abandoned + 1, 65535)  # replaced by a new game unfinished
             self.games = min(self.games + 1, 65535)
         self.start, self.goal, self.moves, self.scored = start, goal, [], False
+        self.played = 0
+        self.run_clock()
+
+    # -- the clock ---------------------------------------------------------------------------
+    def run_clock(self):
+        """The game's clock runs from now (a game begins, the board starts up mid-game, an undo
+        takes a game over back): the time the board was off is not counted."""
+        self.since = self.ticks() if self.ticks is not None and self.start else None
+
+    def seconds(self):
+        """Whole seconds the game in progress has been played (its time on)."""
+        ms = self.played
+        if self.since is not None:
+            ms += ticks_diff(self.ticks(), self.since)
+        return min(ms // 1000, SECONDS_MAX)
+
+    def _clock_entry(self, stop):
+        """The TIME entry of the clock now (`stop`: the game is over: it stops)."""
+        if self.since is not None:
+            now = self.ticks()
+            self.played += ticks_diff(now, self.since)
+            self.since = None if stop else now
+        return bytes((TIME,)) + seconds_bytes(min(self.played // 1000, SECONDS_MAX))
+
+    # -- puzzles -----------------------------------------------------------------------------
+    def is_solved(self, n):
+        return 0 <= n < 128 and self.solved[n >> 3] >> (n & 7) & 1 == 1
+
+    def mark_solved(self, n):
+        """Puzzle `n` of the board's table was solved: kept (once)."""
+        if 0 <= n < 128 and not self.is_solved(n):
+            self._room(2)
+            self.solved[n >> 3] |= 1 << (n & 7)
+            self._append(bytes((SOLVED, n)))
 
     def start_bytes(self, new):
         """The log entry that begins the game in progress (`new`: counted; else carried over)."""
@@ -103,6 +144,7 @@ class Store:
         if self.moves and not self.scored:
             self.abandoned = min(self.abandoned + 1, 65535)
         self.start, self.goal, self.moves, self.scored = 0, 0, [], False
+        self.since = None
 
     # -- writing -----------------------------------------------------------------------------
     def _room(self, n):
@@ -119,7 +161,9 @@ class Store:
     def compact(self):
         """Rewrite the record at once (pegfw.store_records.compact): its code is loaded for it."""
         self.rewriting = None
-        ondemand.load("pegfw.store_records").compact(self)
+        # its 4 KB buffer first, while the heap is whole: compiling the code leaves it in pieces
+        sector = bytearray(len(self.nvm)) if self.nvm is not None else None
+        ondemand.load("pegfw.store_records").compact(self, sector)
         ondemand.unload("pegfw.store_records")
         ondemand.unload("pegfw.store_tokens")  # (store_records reads the log with it)
 
@@ -166,15 +210,18 @@ class Store:
             self._append(bytes((GOAL, code)))
 
     def move(self, jump):
+        """A move, with the game's clock (one write: a power cut loses only the time since)."""
         if self.start:
-            self._room(1)
+            self._room(5)
             self.moves.append(jump)
-            self._append(bytes((jump,)))
+            self._append(bytes((jump,)) + self._clock_entry(False))
 
     def undo(self):
         """The last move was put back (after the end too: the score is taken back)."""
         if self.start and self.moves:
             self._room(1)
+            if self.scored:
+                self.run_clock()  # the game goes on: so does its clock
             self.unscore()
             self.moves.pop()
             self._append(bytes((UNDO,)))
@@ -187,11 +234,13 @@ class Store:
             self.end_unfinished()
             self._append(bytes((ABANDON,)))
 
-    def game_over(self, pegs_left):
+    def game_over(self, pegs_left, best=b""):
         """Score the game, once (a resumed game that ended is not scored again); the log says
-        so, so a replay scores it once too."""
+        so, so a replay scores it once too. Its clock stops and is kept; `best`: the BEST entry of
+        a new personal best (pegfw.bests.take), kept in the same write."""
         if self.scored or not self.start:  # scored already; or no game here to score (never begun)
             return
-        self._room(1)
+        self._room(6 + 5 + mask_bytes(self.holes))
         self.score(pegs_left)
-        self._append(bytes((OVER,)))
+        # the best first: a cut after it and before OVER scores the game at resume, as no new best again
+        self._append(best + self._clock_entry(True) + bytes((OVER,)))

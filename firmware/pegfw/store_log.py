@@ -4,7 +4,8 @@ its very moves (the games carried over as REC entries are skipped). Loaded for t
 dropped after."""
 
 from pegcore.rules import popcount
-from pegfw.nvm_format import ABANDON, FREE, GOAL, NEW, OVER, REC, SET, UNDO
+from pegfw.bests import note as note_best
+from pegfw.nvm_format import ABANDON, BEST, FREE, GOAL, NEW, OVER, REC, RECT, SET, SOLVED, TIME, UNDO
 from pegfw.store_tokens import entries, head
 
 
@@ -22,7 +23,7 @@ def load(store):
             store.begin(store.full() & ~(1 << (rec[8] - 1)), 0, False)
         return
     store.abandoned = rec[8] | rec[9] << 8  # v2 wrote zeros there
-    out = [0, 0, 0, 0]  # type: list
+    out = [0, 0, 0, 0, 0]  # type: list
     for kind in entries(store, out):  # it ends where the log does, or where it makes no sense
         if kind == FREE:
             store.end = out[0]  # else None: the next write compacts the record
@@ -34,6 +35,15 @@ def load(store):
             store.end_unfinished()
         elif kind == GOAL:
             store.goal = out[1]
-        elif kind != REC:  # a game begins: NEW and SET counted, CONT and CSET carried over
+        elif kind == TIME:
+            store.played = out[4] * 1000
+        elif kind == BEST:
+            note_best(store, out[0], out[1], out[3], out[4])
+        elif kind == SOLVED:
+            store.solved[out[0] >> 3] |= 1 << (out[0] & 7)
+        elif kind != REC and kind != RECT:  # a game begins: NEW and SET counted, CONT and CSET carried over
             store.begin(out[0], out[1], kind == NEW or kind == SET)
             store.moves = out[2]  # entries() puts its moves there
+    store.since = None
+    if store.start and not store.scored:
+        store.run_clock()  # from now: the time the board was off is not the game's

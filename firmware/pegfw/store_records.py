@@ -9,8 +9,9 @@ game leaves."""
 
 from pegcore.rules import holes_of, popcount
 from pegfw.protocol import ProtocolError
-from pegfw.nvm_format import (ABANDON, CHUNK, FREE, GOAL, HEAD, MAGIC, OVER, REC, UNDO, LEAVE_CODE, MOST_CODE,
-                              VERSION, check2, crc32, mask_bytes)
+from pegfw.bests import entry as best_entry
+from pegfw.nvm_format import (ABANDON, BEST, CHUNK, FREE, GOAL, HEAD, MAGIC, OVER, REC, RECT, SOLVED, TIME, UNDO,
+                              LEAVE_CODE, MOST_CODE, VERSION, check2, crc32, mask_bytes, seconds_bytes)
 from pegfw.store_tokens import entries, head
 
 TYPE_CHECKING = False  # mypy takes it as True; no typing module needed on the chip
@@ -19,8 +20,8 @@ if TYPE_CHECKING:
 
 
 def record_bytes(holes, moves):
-    """Bytes of a REC entry for a game of `moves` moves (docs/protocol.md, "What the board keeps")."""
-    return 6 + mask_bytes(holes) + moves
+    """Bytes of a RECT entry for a game of `moves` moves (docs/protocol.md, "What the board keeps")."""
+    return 9 + mask_bytes(holes) + moves
 
 
 def records_kept(holes, size):
@@ -30,14 +31,17 @@ def records_kept(holes, size):
     return max(0, (size - HEAD) // 2 - 64) // record_bytes(holes, holes - 2)
 
 
-def record_entry(store, start, finish, result, moves):
-    """The REC entry of a game (docs/protocol.md, "What the board keeps")."""
-    out = bytearray((REC, 0))
+def record_entry(store, start, finish, result, moves, secs=-1):
+    """The REC entry of a game, RECT if its seconds are known (docs/protocol.md, "What the board
+    keeps")."""
+    out = bytearray((REC if secs < 0 else RECT, 0))
     for _ in range(mask_bytes(store.holes)):
         out.append(start & 127)
         start >>= 7
     out.append(finish)
     out.append(result)
+    if secs >= 0:
+        out.extend(seconds_bytes(secs))
     out.extend(bytes(moves))
     out[1] = len(out)  # what follows the length byte, its 2 check bytes included
     a, b = check2(out[1:])
@@ -48,7 +52,8 @@ def record_entry(store, start, finish, result, moves):
 
 def games(store, current=False):
     """The finished and abandoned games the record holds, oldest first: (start, finish, result,
-    moves), result the pegs left (0: abandoned unfinished). Those carried over by compactions (REC
+    moves, seconds), result the pegs left (0: abandoned unfinished), seconds its time on (-1: not
+    kept, a game from before the board kept time). Those carried over by compactions (REC
     entries), then those the log has played since, each once it ended for good (the board emptied,
     a new game); `current`: the game in progress too once it is scored. A game with no move is
     none. Read from the NVM itself, a chunk at a time: the chip keeps no list of them; up to where
@@ -56,29 +61,35 @@ def games(store, current=False):
     rec = head(store)
     if not rec or rec[2] == 1:  # a log only behind a sound header of a version with one
         return
-    out = [0, 0, 0, 0]  # type: list
+    out = [0, 0, 0, 0, 0]  # type: list
     start = finish = 0
+    secs = -1
     moves = []  # type: list
     scored = False
-    over, carried, undo, goal, end = OVER, REC, UNDO, GOAL, FREE  # locals: read at every entry
+    over, carried, undo, goal, end, clock = OVER, REC, UNDO, GOAL, FREE, TIME  # locals: read at every entry
     for kind in entries(store, out):  # it ends where the log does, or where it makes no sense
-        if kind == over:
+        if kind == clock:
+            secs = out[4]
+        elif kind == over:
             scored = True
-        elif kind == carried:  # carried over (the game in progress goes on after it)
-            yield out[0], out[1], out[3], out[2]
+        elif kind == carried or kind == RECT:  # carried over (the game in progress goes on after it)
+            yield out[0], out[1], out[3], out[2], out[4]
         elif kind == undo:  # (its move is off `moves` already)
             scored = False
         elif kind == goal:
             finish = out[1]
+        elif kind == BEST or kind == SOLVED:
+            pass
         elif kind != end:  # ABANDON, or a game begins: the game before ended for good
             if start and (moves or scored):
-                yield start, finish, (popcount(start) - len(moves) if scored else 0), moves
+                yield start, finish, (popcount(start) - len(moves) if scored else 0), moves, secs
             scored = False
+            secs = -1  # (a game of this firmware has a TIME entry with its first move)
             start = 0 if kind == ABANDON else out[0]  # (one assignment each: no tuple made)
             finish = out[1]
             moves = out[2]  # entries() puts the game's moves there
     if current and start and scored:
-        yield start, finish, popcount(start) - len(moves), moves
+        yield start, finish, popcount(start) - len(moves), moves, secs
 
 
 def header(store):
@@ -98,20 +109,30 @@ def header(store):
 SLICE = 16  # games read between two yields of rewrite(): tens of ms of the chip's time at most
 
 
-def rewrite(store):
+def rewrite(store, sector=None):
     """Rewrite the record, a slice at a time: a generator that yields between slices (the App
     steps it once a quiet loop pass, pegfw.store.Store.compact_step; compact() runs it through).
-    The totals go in the header, the game in progress after it, then the newest finished and
+    The totals go in the header; the game in progress (with its clock), the personal bests and the
+    puzzles solved after it; then the newest finished and
     abandoned games (records_kept) as REC entries, oldest first. A blank sector (a new chip) is
     programmed in place, with no erase and no buffer; any other is erased and rewritten whole (one
     assignment: one erase) from a 4 KB buffer, in the last step. Should an entry be appended
     between two steps (a peg moved), the rewrite gives up without writing: it would lose it."""
     log = bytearray()
-    if store.start:
+    if store.start:  # first: a cut just after the header loses as little as it did before bests
         log.extend(store.start_bytes(False))
         log.extend(bytes(store.moves))
         if store.scored:
             log.append(OVER)
+        log.append(TIME)
+        log.extend(seconds_bytes(store.seconds()))
+    b = store.bests
+    for i in range(0, len(b), 3):  # the personal bests, oldest set first (as replayed)
+        log.extend(best_entry(store, b[i], b[i + 1], b[i + 2]))
+    for p in range(128):
+        if store.is_solved(p):
+            log.append(SOLVED)
+            log.append(p)
     nvm, n = store.nvm, len(store.nvm)
     if _blank(store):
         nvm[0:HEAD + len(log)] = header(store) + bytes(log)  # into 0xFF bytes: programmed, no erase
@@ -119,13 +140,14 @@ def rewrite(store):
         store.writes += 1
         return  # (a blank sector holds no games to carry over)
     was = store.end
-    try:
-        sector = bytearray(n)  # the one 4 KB block this needs (no concatenated copies)
-    except MemoryError:  # the heap in pieces: collect, then try once more
-        import gc
+    if sector is None:
+        try:
+            sector = bytearray(n)  # the one 4 KB block this needs (no concatenated copies)
+        except MemoryError:  # the heap in pieces: collect, then try once more
+            import gc
 
-        gc.collect()
-        sector = bytearray(n)
+            gc.collect()
+            sector = bytearray(n)
     ff = b"\xff" * CHUNK
     for at in range(0, n, CHUNK):  # erased flash reads 0xFF
         sector[at:at + CHUNK] = ff[:min(CHUNK, n - at)]
@@ -147,7 +169,7 @@ def rewrite(store):
             if skip > 0:
                 skip -= 1
                 continue
-            entry = record_entry(store, rec[0], rec[1], rec[2], rec[3])
+            entry = record_entry(store, rec[0], rec[1], rec[2], rec[3], rec[4])
             sector[end:end + len(entry)] = entry
             end += len(entry)
         yield
@@ -159,9 +181,10 @@ def rewrite(store):
     store.writes += 1
 
 
-def compact(store):
-    """The whole rewrite at once (start-up; a log with no room left)."""
-    for _ in rewrite(store):
+def compact(store, sector=None):
+    """The whole rewrite at once (start-up; a log with no room left); `sector`: a buffer of the
+    NVM's size to build it in (made before this code was compiled, while the heap was whole)."""
+    for _ in rewrite(store, sector):
         pass
 
 
@@ -183,19 +206,19 @@ def cmd_records(app, rid, req, now):
     # type: (App, object, dict, int) -> dict
     """The finished and abandoned games the board keeps, oldest first, PAGE a reply: `n` (1 the
     oldest kept), `start` (the pegs), `finish` (the challenge: the hole the last peg should end in,
-    or null), `moves`, `result` (pegs left, or "abandoned"). The game in progress counts once it
-    is over."""
+    or null), `moves`, `result` (pegs left, or "abandoned"), `seconds` (its time on; null for a game
+    kept before the board kept time). The game in progress counts once it is over."""
     page = req.get("page", 0)
     if isinstance(page, bool) or not isinstance(page, int) or page < 0:
         raise ProtocolError("bad_args", "page must be 0 or more")
     board = app.board
     out = []
     total = 0
-    for start, code, result, moves in games(app.store, True):
+    for start, code, result, moves, secs in games(app.store, True):
         if page * PAGE <= total < (page + 1) * PAGE:
             game = {"n": total + 1, "start": holes_of(start), "finish": code if 0 < code <= board.holes else None,
                     "moves": [board.move_of(j) for j in moves], "result": result if result else "abandoned",
-                    "challenge": None, "met": None}
+                    "challenge": None, "met": None, "seconds": secs if secs >= 0 else None}
             if code:
                 _judge(board, game, start, code, moves, result)
             out.append(game)
@@ -233,9 +256,10 @@ def met(board, start, code, moves):
 def challenge_totals(store, board):
     """[set, met] over the kept games that had a challenge (the `stats` request)."""
     out = [0, 0]
-    for start, code, result, moves in games(store, True):
+    for start, code, result, moves, _secs in games(store, True):
         if code:
             out[0] += 1
             if result and met(board, start, code, moves):
                 out[1] += 1
     return out
+

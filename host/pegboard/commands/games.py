@@ -46,6 +46,41 @@ def fetch(client: Any) -> tuple[int, list[dict[str, Any]]]:
     return rows, games
 
 
+def fetch_bests(client: Any) -> list[dict[str, Any]] | None:
+    """The personal bests the board keeps, page by page; None from firmware that keeps none (it
+    does not know the request)."""
+    from pegboard.link.client import BoardError
+
+    if "bests" not in (client.request("info").get("capabilities") or ()):
+        return None
+    bests: list[dict[str, Any]] = []
+    page, pages = 0, 1
+    while page < min(pages, MAX_PAGES):
+        try:
+            r = client.request("bests", page=page)
+        except BoardError:
+            return None
+        bests.extend(r["bests"])
+        pages = r["pages"]
+        page += 1
+    return bests
+
+
+def time_text(game: dict[str, Any]) -> str:
+    """A kept game's time on the board's clock, or "" for one kept before the board kept time."""
+    from pegboard.tui.words import clock_text
+
+    secs = game.get("seconds")
+    return clock_text(secs) if isinstance(secs, int) else ""
+
+
+def best_line(b: dict[str, Any], holes: int) -> str:
+    start = "hole %d empty" % b["empty"] if b.get("empty") else start_words(b["start"], holes)
+    what = "won" if b["pegs"] == 1 else "%d pegs left" % b["pegs"]
+    return "  start %-24s %-16s %s  %s" % (start, "challenge " + b["challenge"] if b.get("challenge") else "",
+                                          what, time_text(b))
+
+
 def solution_of(rows: int, game: dict[str, Any]) -> dict[str, Any]:
     """A kept game as a solution file's object (pegboard.solve.solution_file): its start, its moves."""
     from pegcore.geometry import Board
@@ -90,6 +125,7 @@ def run(args: argparse.Namespace) -> int:
         check_output("--gif", gif[1], ".gif")
     with connect(args) as b:
         rows, games = fetch(b)
+        bests = fetch_bests(b) if not (export or gif) else None
     by_n = {g["n"]: g for g in games}
     for option, want in (("--export", export), ("--gif", gif)):
         if want and want[0] not in by_n:
@@ -118,14 +154,18 @@ def run(args: argparse.Namespace) -> int:
         except OSError as e:
             raise UsageError("cannot write %s: %s" % (gif[1], e)) from None
     if args.json:
-        print(json.dumps({"rows": rows, "games": games}))
+        print(json.dumps({"rows": rows, "games": games, "bests": bests}))
     elif not (export or gif):
         if not games:
             print("no finished or abandoned game kept yet")
         holes = rows * (rows + 1) // 2
         for g in games:
-            print("%4d  start %-24s %2d moves  %s" % (g["n"], start_words(g["start"], holes), len(g["moves"]),
-                                                       result_text(g)))
+            print("%4d  start %-24s %2d moves %7s  %s" % (g["n"], start_words(g["start"], holes), len(g["moves"]),
+                                                           time_text(g), result_text(g)))
+        if bests:
+            print("personal bests (fewest pegs, then fastest; a challenge's only when met):")
+            for best in bests:
+                print(best_line(best, holes))
     else:
         for option, want in (("exported", export), ("animated", gif)):
             if want:

@@ -18,7 +18,7 @@ FIRMWARE = Path(pegcore.__file__).resolve().parent.parent
 LIBS = ("neopixel",)
 PACKAGES = ("pegcore", "pegfw")
 DATA_FILES = ("pegcore/t5_hints.bin", "pegcore/t5_finish.bin", "pegcore/t5_ends.bin",  # what the chip reads
-              "pegcore/t6_book.bin", "pegcore/t7_book.bin")
+              "pegcore/t6_book.bin", "pegcore/t7_book.bin", "pegcore/t5_puzzles.bin", "pegcore/t6_puzzles.bin")
 
 
 MODULE_NAME = re.compile(r"^(%s)(\.[a-z_][a-z0-9_]*)+$" % "|".join(PACKAGES))

@@ -27,8 +27,8 @@ from pegboard.tui.watch_steps import WatchSteps
 from pegboard.link.client import BoardClient
 from pegboard.pictures.text import move_text, render_numbered
 from pegboard.solve.lost_words import board_words
-from pegboard.tui.words import (batch_text, count, demo_move_text, game_over_text, mode_text, review_text, start_text,
-                                stop_text)
+from pegboard.tui.words import (batch_text, clock_text, count, demo_move_text, game_over_text, mode_text, review_text,
+                                start_text, stop_text)
 
 
 # four lines at 80 columns: the holes get the rest
@@ -136,6 +136,7 @@ class BoardApp(App[int]):
         # line, as the footer has no room left at 80 columns
         Binding("r", "games", "Games", show=False),
         Binding("v", "review", "Review", show=False),  # where a lost game went wrong: said at game over
+        Binding("z", "puzzle", "Puzzle", show=False),  # the next unsolved graded puzzle (its event says which)
         Binding("comma", "game(-1)", "older game", show=False),
         Binding("full_stop", "game(1)", "newer game", show=False),
         Binding("p", "press", "Button"),
@@ -290,6 +291,8 @@ class BoardApp(App[int]):
             self._set_banner(game_over_text(e.get("pegs_left", 0), e.get("verdict")), won=e.get("pegs_left") == 1)
             if e.get("pegs_left", 0) > 1 or e.get("in_finish") is False:
                 self.logline("v (or the board's button) shows where the win was lost")
+            else:
+                self.logline("z (or three quick presses of the board's button) sets up a graded puzzle")
         elif name in ("new_game", "undo", "resumed"):
             self._set_banner("")
         elif name == "demo_step":
@@ -423,6 +426,9 @@ class BoardApp(App[int]):
     def action_review(self) -> None:
         self.link.ask("review")
 
+    def action_puzzle(self) -> None:
+        self.link.ask("puzzle")  # the board's `puzzle` event says which, in the log
+
     def action_demo(self) -> None:
         self.link.ask("demo")
 
@@ -533,6 +539,8 @@ class BoardApp(App[int]):
         self.sol_pos = 0
         result = g.get("result")
         left = "abandoned" if result == "abandoned" else count(result, "peg") + " left"
+        if isinstance(g.get("seconds"), int):
+            left += " in " + clock_text(g["seconds"])
         self.sol_title = "game %s of %d (%s, %s)" % (g.get("n", k + 1), len(self.games), left,
                                                    ", . other games" if len(self.games) > 1 else "the only one")
         self._show_browser()

@@ -16,7 +16,8 @@ GUIDE_OFF = {"done": "solution complete", "different_move": "a different move wa
 SETUP_WHY = {"emptied": "the board was emptied: game abandoned, free play",
              "game_over": "the game is over: free play",
              "request": "the game ended: the board shows the position to set up",
-             "review": "the board lights where the win was lost"}
+             "review": "the board lights where the win was lost",
+             "puzzle": "the board lights the puzzle's position to set up"}
 
 
 def start_text(e: dict[str, Any]) -> str:
@@ -82,6 +83,43 @@ def game_over_text(pegs_left: int, verdict: str | None) -> str:
     return "%s: %s%s" % (head, left, " — %s" % VERDICTS.get(verdict, verdict) if verdict else "")
 
 
+def clock_text(seconds: int) -> str:
+    """A game's time as a clock says it: 0:42, 12:05, 1:02:03."""
+    h, m, s = seconds // 3600, seconds // 60 % 60, seconds % 60
+    return "%d:%02d:%02d" % (h, m, s) if h else "%d:%02d" % (m, s)
+
+
+def time_text(e: dict[str, Any]) -> str:
+    """A game over's time on the board's clock: " in 1:23" (nothing from firmware that keeps none)."""
+    return " in %s" % clock_text(e["seconds"]) if isinstance(e.get("seconds"), int) else ""
+
+
+def best_text(e: dict[str, Any]) -> str:
+    """A `best` event: a new personal best for the game's start (and challenge), with the one it beat."""
+    text = "a new personal best for this start: %s in %s" % (pegs(e.get("pegs")), clock_text(e.get("seconds") or 0))
+    was = e.get("before")
+    if isinstance(was, dict):
+        text += " (before: %s in %s)" % (pegs(was.get("pegs")), clock_text(was.get("seconds") or 0))
+    return text
+
+
+GRADES = {1: "easy", 2: "fair", 3: "tricky", 4: "hard", 5: "hardest"}
+
+
+def puzzle_text(r: dict[str, Any]) -> str:
+    """A `puzzle` reply or event in words: which puzzle, its grade, its goal, what to set."""
+    goal = "one peg left in hole %d" % r["finish"] if r.get("finish") else "one peg left"
+    grade = "grade %s (%s)" % (r.get("grade"), GRADES.get(r.get("grade") or 0, "?"))
+    text = "puzzle %s of %s, %s: %s from pegs %s" % (r.get("n"), r.get("count"), grade, goal,
+                                                        ",".join(str(h) for h in r.get("pegs") or []))
+    if r.get("solved"):
+        text += " (solved before)"
+    text += "; %s of %s solved" % (r.get("solved_count", 0), r.get("count"))
+    if "done" in r:
+        text += ". The pegs are set: play" if r["done"] else ". Set the pegs as lit: a game starts from them"
+    return text
+
+
 def review_text(r: dict[str, Any]) -> str:
     """A `review` reply in words: the move that lost the win, and one that would have kept it."""
     goal = "one peg in hole %d" % r["finish"] if r.get("finish") else "one peg left"
@@ -101,7 +139,8 @@ def event_text(e: dict[str, Any], demo: list[list[int]] | None = None) -> str | 
     the board lights now, not the one it has just finished."""
     name = e.get("event")
     if name == "new_game":
-        return "%s: %s" % ("retry" if e.get("retry") else "new game", start_text(e))
+        kind = "puzzle %d" % e["puzzle"] if e.get("puzzle") else "retry" if e.get("retry") else "new game"
+        return "%s: %s" % (kind, start_text(e))
     if name == "setup":
         return SETUP_WHY.get(str(e.get("reason")), "free play")
     if name == "setup_done":
@@ -126,7 +165,13 @@ def event_text(e: dict[str, Any], demo: list[list[int]] | None = None) -> str | 
                                              "met" if met else "not judged" if met is None else "missed")
         elif e.get("in_finish") is not None:
             text += " (in the finish hole)" if e["in_finish"] else " (not in the finish hole)"
-        return text
+        return text + time_text(e)
+    if name == "puzzle":
+        return puzzle_text(e)
+    if name == "puzzle_solved":
+        return "puzzle %s solved: the board keeps it" % e.get("n")
+    if name == "best":
+        return best_text(e)
     if name == "challenge":
         if not e.get("challenge"):
             return "challenge taken off: the game is scored as usual"

@@ -70,24 +70,26 @@ class _Nvm:
             start, stop = at
             if not isinstance(value, _BUFFERS):
                 raise NotImplementedError("array/bytes required on right side")
-            data = bytes(value)
+            # bytes and bytearrays as they are: on the chip this is C, which copies nothing, so a
+            # 4 KB write must not cost the simulated heap a 4 KB copy (start-up's compaction runs
+            # with little to spare); an array or a view is copied to check its items' size
+            data = value if isinstance(value, (bytes, bytearray)) else bytes(value)
             if len(data) != stop - start:
                 raise ValueError("Slice and value different lengths.")
             if len(data) != len(value):  # an array (or a view of one) of wider items
                 raise ValueError("Array values should be single bytes.")
-            _flash_time(start, data)
+            _flash_time(start, len(data))
             _sim.nvm[start:start + len(data)] = data
-            # to the simulator in pieces: on the chip this is C, so one 4 KB write must not cost
-            # the simulated heap a 16 KB message
-            for off in range(0, len(data), 256):
-                _sim.send({"t": "nvmw", "o": start + off, "d": _sim.hexs(data[off:off + 256])})
+            # to the simulator in pieces, for the same reason: not a 16 KB message
+            for off in range(0, len(data), _PAGE):
+                _sim.send({"t": "nvmw", "o": start + off, "d": _sim.hexs(data[off:off + _PAGE])})
         else:
             i = at
             if not isinstance(value, int):
                 raise TypeError("can't convert %s to int" % type(value).__name__)
             if not 0 <= value <= 255:
                 raise ValueError("bytes must be 0-255")
-            _flash_time(i, bytes([value]))
+            _flash_time(i, 1)
             _sim.nvm[i] = value
             _sim.send({"t": "nvmw", "o": i, "d": _sim.hexs(bytes([value]))})
 
@@ -95,12 +97,24 @@ class _Nvm:
         raise TypeError("'ByteArray' object doesn't support item deletion")
 
 
-def _flash_time(start, data):
-    """Charge a write's flash time to the pass that makes it (chip time only)."""
-    if not _FACTOR or not data:
+_ERASED = b"\xff" * 64
+
+
+def _erased(start, n):
+    """Are the n bytes from `start` all erased (0xFF)? Read 64 at a time: no copy of the write's size."""
+    for at in range(start, start + n, 64):
+        k = min(64, start + n - at)
+        if _sim.nvm[at:at + k] != _ERASED[:k]:
+            return False
+    return True
+
+
+def _flash_time(start, n):
+    """Charge a write of n bytes at `start` its flash time, to the pass that makes it (chip time only)."""
+    if not _FACTOR or not n:
         return
-    if _sim.nvm[start:start + len(data)] == b"\xff" * len(data):
-        watchdog.flash_us += ((start + len(data) - 1) // _PAGE - start // _PAGE + 1) * _PAGE_US
+    if _erased(start, n):
+        watchdog.flash_us += ((start + n - 1) // _PAGE - start // _PAGE + 1) * _PAGE_US
     else:
         watchdog.flash_us += _ERASE_US + (len(_sim.nvm) // _PAGE) * _PAGE_US
 

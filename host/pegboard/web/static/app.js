@@ -57,6 +57,7 @@
     if (name === "game_over") {
       setBanner(W.gameOverText(e.pegs_left, e.verdict), e.pegs_left === 1);
       if (e.pegs_left > 1 || e.in_finish === false) log("“Where did I go wrong?” (v, or the board's button) shows where the win was lost");
+      else log("“Puzzle” (z, or three quick presses of the board's button) sets up a graded puzzle");
       stats();
     } else if (name === "new_game" || name === "undo" || name === "resumed") {
       setBanner("");
@@ -210,6 +211,7 @@
     stepWatch: function () { ask("watch", { step: true }).then(function (r) { if (r) A.watching = true; }); },
     stop: function () { ask("stop"); },
     review: function () { ask("review").then(function (r) { if (r) log(W.reviewText(r)); }); },
+    puzzle: function () { ask("puzzle"); },  // the board's `puzzle` event says which, in the log
     play: function () { ask("play").then(function (r) { if (r) log("playing from here: " + W.startText(r)); }); },
     newGame: function () {
       if (!A.sim) { log("New game: put a peg in every hole but one; the board starts the game by itself."); return; }
@@ -244,7 +246,7 @@
       var dl = $("stats-list");
       dl.textContent = "";
       [["games", "games started"], ["wins", "won (one peg left)"], ["best", "best (fewest pegs left)"],
-       ["abandoned", "abandoned"]].forEach(function (kv) {
+       ["abandoned", "abandoned"], ["bests", "personal bests kept"], ["puzzles_solved", "puzzles solved"]].forEach(function (kv) {
         var dt = document.createElement("dt"), dd = document.createElement("dd");
         dt.textContent = kv[1];
         dd.textContent = s[kv[0]] === null || s[kv[0]] === undefined ? "—" : String(s[kv[0]]);
@@ -393,7 +395,7 @@
 
   // -- the keyboard ---------------------------------------------------------------------------------
   var KEYS = { h: "hint", d: "demo", w: "watch", s: "stop", n: "newGame", g: "play", c: "clear", p: "press", u: "upload", t: "stats",
-               v: "review" };
+               v: "review", z: "puzzle" };
 
   function onKey(ev) {
     if (ev.ctrlKey || ev.metaKey || ev.altKey) return;

@@ -9,7 +9,9 @@
                     game_over: "the game is over" };
   var SETUP_WHY = { emptied: "the board was emptied: game abandoned, free play", game_over: "the game is over: free play",
                     request: "the game ended: the board shows the position to set up",
-                    review: "the board lights where the win was lost" };
+                    review: "the board lights where the win was lost",
+                    puzzle: "the board lights the puzzle's position to set up" };
+  var GRADES = { 1: "easy", 2: "fair", 3: "tricky", 4: "hard", 5: "hardest" };
   var MODE_WORDS = { setup: "setting up", play: "playing", illegal: "illegal placement", over: "game over",
                      demo: "a show running", guide: "guiding" };
   var SHOW_WORDS = { demo: "demo running", watch: "the solver's search running", selftest: "self-test running" };
@@ -62,10 +64,41 @@
       move(r.better) + " would have kept it. The board lights the position before it: set the pegs as lit to play on from there";
   }
 
+  function clockText(secs) {
+    var h = Math.floor(secs / 3600), m = Math.floor(secs / 60) % 60, s = secs % 60;
+    var two = function (n) { return (n < 10 ? "0" : "") + n; };
+    return h ? h + ":" + two(m) + ":" + two(s) : m + ":" + two(s);
+  }
+
+  // a game over's time on the board's clock (nothing from firmware that keeps none)
+  function timeText(e) { return typeof e.seconds === "number" ? " in " + clockText(e.seconds) : ""; }
+
+  // a `best` event: a new personal best for the game's start (and challenge), with the one it beat
+  function bestText(e) {
+    var text = "a new personal best for this start: " + pegs(e.pegs) + " in " + clockText(e.seconds || 0);
+    var was = e.before;
+    if (was && typeof was === "object") text += " (before: " + pegs(was.pegs) + " in " + clockText(was.seconds || 0) + ")";
+    return text;
+  }
+
+  // a `puzzle` reply or event in words: which puzzle, its grade, its goal, what to set
+  function puzzleText(r) {
+    var goal = r.finish ? "one peg left in hole " + r.finish : "one peg left";
+    var text = "puzzle " + r.n + " of " + r.count + ", grade " + r.grade + " (" + (GRADES[r.grade] || "?") + "): " + goal +
+      " from pegs " + (r.pegs || []).join(",");
+    if (r.solved) text += " (solved before)";
+    text += "; " + (r.solved_count || 0) + " of " + r.count + " solved";
+    if ("done" in r) text += r.done ? ". The pegs are set: play" : ". Set the pegs as lit: a game starts from them";
+    return text;
+  }
+
   function eventText(e) {
     var n = e.event;
     switch (n) {
-      case "new_game": return (e.retry ? "retry: " : "new game: ") + startText(e);
+      case "new_game": return (e.puzzle ? "puzzle " + e.puzzle + ": " : e.retry ? "retry: " : "new game: ") + startText(e);
+      case "puzzle": return puzzleText(e);
+      case "puzzle_solved": return "puzzle " + e.n + " solved: the board keeps it";
+      case "best": return bestText(e);
       case "setup": return SETUP_WHY[e.reason] || "free play";
       case "setup_done": return "the position is set: a game starts from it";
       case "lift": return "peg lifted from " + e.hole;
@@ -84,7 +117,7 @@
         } else if (e.in_finish === false) {
           text += " (not in the finish hole)";
         }
-        return text;
+        return text + timeText(e);
       }
       case "challenge":
         if (!e.challenge) return "challenge taken off: the game is scored as usual";
@@ -147,7 +180,7 @@
     return words + ": " + parts.join(", ");
   }
 
-  var api = { challengeText: challengeText, eventText: eventText, reviewText: reviewText, modeText: modeText, gameOverText: gameOverText, move: move, pegs: pegs, count: count,
+  var api = { challengeText: challengeText, eventText: eventText, reviewText: reviewText, clockText: clockText, puzzleText: puzzleText, modeText: modeText, gameOverText: gameOverText, move: move, pegs: pegs, count: count,
               startText: startText, MODE_WORDS: MODE_WORDS };
   root.PegWords = api;
   if (typeof module === "object" && module.exports) module.exports = api;
