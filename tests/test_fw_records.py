@@ -112,7 +112,7 @@ def test_pegboard_games_lists_and_exports_what_the_board_keeps(tmp_path, monkeyp
     from pegboard.commands.games import time_text
 
     for g in kept:
-        assert isinstance(g["seconds"], int) and " %s  " % time_text(g) in lines[g["n"] - 1]
+        assert isinstance(g["seconds"], int) and lines[g["n"] - 1].endswith("  " + time_text(g))
     assert out["bests"] and lines.index("personal bests (fewest pegs, then fastest; a challenge's only when met):") \
         == len(kept)
     for b in out["bests"]:

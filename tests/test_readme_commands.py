@@ -41,7 +41,7 @@ NOT_RUN = {"sim": "starts a simulated board", "run": "starts a simulated board (
 NO_SERIAL_PORTS = ("import sys, pegboard.link.ports as ports; ports._listing = lambda: []; "
                    "from pegboard.commands.cli import main; sys.exit(main())")
 WRITES = {"-o", "--output", "--svg", "--gif", "--export", "--link"}  # options naming a file to write
-PLACEHOLDERS = {"FILE": "solution.json", "H": "13", "F": "out.svg", "N": "1", "PATH": "/dev/ttyACM0"}
+PLACEHOLDERS = {"FILE": "solution.json", "H": "13", "F": "out.svg", "N": "1", "PATH": "/dev/ttyACM0", "G": "2"}
 
 
 def fenced_blocks(text):

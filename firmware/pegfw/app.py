@@ -63,9 +63,9 @@ class App:
         ondemand.load("pegfw.store_log").load(self.store)  # read once: the code leaves the heap after
         if self.store.end is None and hw.nvm is not None:
             self.store.compact()  # a new, foreign or damaged record: rewritten now, not mid-game
-        ondemand.unload("pegfw.store_log")
-        ondemand.unload("pegfw.store_records")
-        ondemand.unload("pegfw.store_tokens")
+        for name in ("pegfw.store_log", "pegfw.store_records", "pegfw.store_games", "pegfw.store_tokens",
+                     "pegfw.bests"):
+            ondemand.unload(name)  # (the replay notes the bests with pegfw.bests)
         self.runtime = runtime or sys.implementation.name
         self.shows = ShowRunner(self.link, self.board)
         self.requests = Dispatcher(self)

@@ -1,7 +1,7 @@
 """Personal bests (docs/protocol.md, "The clock and personal bests"): per start and challenge, the
 fewest pegs left, then the fastest; kept in the Store's flat list and as BEST entries in its log.
-Loaded for a game over, start-up's replay and a compaction, and dropped after: the game's heap
-keeps only the list."""
+Loaded for a game over (`scored`: its whole record), start-up's replay and a compaction, and
+dropped after: the game's heap keeps only the list (the `bests` request reads it: pegfw.board_requests)."""
 
 from pegfw.nvm_format import BEST, MOST_CODE, SECONDS_MAX, mask_bytes, seconds_bytes
 
@@ -64,3 +64,30 @@ def take(store, pegs, secs):
     """A new best for the game in progress, noted now: its BEST entry, for Store.game_over."""
     note(store, store.start, store.goal, pegs, secs)
     return entry(store, store.start, store.goal, store.bests[-1])
+
+
+def scored(self, pegs, verdict, met, secs):
+    """The game over's record (pegfw.game_events.scored: `self` the App): a win from a puzzle's
+    position kept as solved (`puzzle_solved`), a new personal best for its start and challenge
+    (`best`: named, kept, and celebrated in gold after the verdict's show), the score in NVM, the
+    game-over show."""
+    from pegcore.rules import popcount
+    from pegfw import ondemand
+
+    st, t, b = self.store, self.tracker, self.board
+    best = b""
+    if st.start and not st.scored:
+        if pegs == 1 and t.goal < 0x40 and (not t.goal or met) and 0 < popcount(st.start) < b.holes - 1:
+            n = ondemand.load("pegfw.puzzles").solved(self, st.start, t.goal)  # won from a position a hand set
+            ondemand.unload("pegfw.puzzles")
+            ondemand.unload("pegcore.puzzlefile")
+            if n:
+                self.link.event("puzzle_solved", {"n": n})
+        if beats(st, pegs, secs, met):
+            was = best_of(st, st.start, st.goal)
+            self.link.event("best", {"pegs": pegs, "seconds": secs,
+                                     "before": {"pegs": was[0], "seconds": was[1]} if was else None})
+            best = take(st, pegs, secs)
+    st.game_over(pegs, best)
+    if self.shows.kind not in ("demo", "watch"):
+        self.shows.load("over", "pegfw.show_over", "GameOverShow", (b.holes, self.hw.ticks_ms(), verdict, bool(best)))

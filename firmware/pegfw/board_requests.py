@@ -58,7 +58,7 @@ def cmd_stats(app, rid, req, now):
     if free is not None and free < app.free_heap_low:
         app.free_heap_low = free  # this answer is a sample too: the lowest is never above it
     st = app.store
-    kept = ondemand.load("pegfw.store_records").challenge_totals(st, app.board)  # (dropped with the request)
+    kept = ondemand.load("pegfw.store_games").challenge_totals(st, app.board)  # (dropped with the request)
     return {"games": st.games, "wins": st.wins, "best": st.best or None, "abandoned": st.abandoned,
             "challenges_kept": {"set": kept[0], "met": kept[1]}, "bests": len(st.bests) // 3,
             "puzzles_solved": _bits(st.solved),
@@ -94,7 +94,6 @@ def cmd_selftest(app, rid, req, now):
     app.check_idle()  # not in _not_busy: a selftest is for any pegs, a game or not
     app.shows.load("selftest", "pegfw.show_chase", "ChaseShow", (app.board.holes, now, hole), now + secs * 1000)
     return {"seconds": secs, "pegs": holes_of(app.sensed), "pixels": app.board.holes, "hole": hole or None}
-
 
 BESTS_PAGE = 8  # bests a reply: each under 120 bytes of JSON
 

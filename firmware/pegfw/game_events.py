@@ -2,7 +2,7 @@
 guide, the challenge and the shows kept in step. A module of its own so that start-up compiles the
 App's code in two smaller pieces (the heap a compile needs grows with the module)."""
 
-from pegcore.rules import holes_of, popcount
+from pegcore.rules import holes_of
 from pegfw import ondemand
 from pegfw.tracker import EMPTY, HOLE, HOLES, JUMP, PEGS_LEFT, REASON, START, VERDICT
 
@@ -81,27 +81,12 @@ def take_events(self, events):
             self.after_hint(scored, self, e[PEGS_LEFT], e[VERDICT], fields.get("met"), fields["seconds"])
 
 
-def scored(self, pegs, verdict, met, secs):
-    """The game over's record (App.after_hint): a win from a puzzle's position kept as solved
-    (`puzzle_solved`), a new personal best for its start and challenge (`best`: named, kept, and
-    celebrated in gold after the verdict's show), the score in NVM, the game-over show. No code is
-    compiled while a deploy writes the drive: then only the score is kept."""
-    st, t, b = self.store, self.tracker, self.board
-    best = b""
-    if st.start and not st.scored and not self.updating:
-        if pegs == 1 and t.goal < 0x40 and (not t.goal or met) and 0 < popcount(st.start) < b.holes - 1:
-            n = ondemand.load("pegfw.puzzles").solved(self, st.start, t.goal)  # won from a position a hand set
-            ondemand.unload("pegfw.puzzles")
-            ondemand.unload("pegcore.puzzlefile")
-            if n:
-                self.link.event("puzzle_solved", {"n": n})
-        bests = ondemand.load("pegfw.bests")
-        if bests.beats(st, pegs, secs, met):
-            was = bests.best_of(st, st.start, st.goal)
-            self.link.event("best", {"pegs": pegs, "seconds": secs,
-                                     "before": {"pegs": was[0], "seconds": was[1]} if was else None})
-            best = bests.take(st, pegs, secs)
-        ondemand.unload("pegfw.bests")
-    st.game_over(pegs, best)
-    if self.shows.kind not in ("demo", "watch") and not self.updating:  # (its code is on the drive)
-        self.shows.load("over", "pegfw.show_over", "GameOverShow", (b.holes, self.hw.ticks_ms(), verdict, bool(best)))
+def scored(app, pegs, verdict, met, secs):
+    """The game over's record, after a coming hint's lights (App.after_hint): pegfw.bests.scored,
+    its code loaded for it; while a deploy writes the drive no code is compiled: the score alone."""
+    if app.updating:
+        app.store.game_over(pegs)
+        return
+    ondemand.load("pegfw.bests").scored(app, pegs, verdict, met, secs)
+    ondemand.unload("pegfw.bests")
+

@@ -145,3 +145,4 @@ def solved(app, start_mask, goal):
     finally:
         tab.close()
     return 0
+

@@ -75,7 +75,7 @@ class Review(Job):
 
     def advance(self, nodes):
         if self.masks is None:  # a kept game: read in the job's first slice (the request's stack is deeper)
-            from pegfw.store_records import games
+            from pegfw.store_games import games
 
             k, n, game = 0, self.n, None
             for start_mask, goal, _result, moves, _secs in games(self.store, True):

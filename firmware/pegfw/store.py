@@ -164,8 +164,13 @@ class Store:
         # its 4 KB buffer first, while the heap is whole: compiling the code leaves it in pieces
         sector = bytearray(len(self.nvm)) if self.nvm is not None else None
         ondemand.load("pegfw.store_records").compact(self, sector)
-        ondemand.unload("pegfw.store_records")
-        ondemand.unload("pegfw.store_tokens")  # (store_records reads the log with it)
+        self._drop_code()
+
+    def _drop_code(self):
+        """A rewrite's code leaves the heap: it read the games (store_games), the log (store_tokens)
+        and wrote the bests (bests) with it."""
+        for name in ("pegfw.store_records", "pegfw.store_games", "pegfw.store_tokens", "pegfw.bests"):
+            ondemand.unload(name)
 
     def compact_step(self):
         """One slice of a rewrite of the record (pegfw.store_records.rewrite), in a loop pass where
@@ -183,8 +188,7 @@ class Store:
         """Drop a rewrite under way (someone plays again): its 4 KB buffer and its code."""
         if self.rewriting is not None:
             self.rewriting = None
-            ondemand.unload("pegfw.store_records")
-            ondemand.unload("pegfw.store_tokens")
+            self._drop_code()
 
     def _append(self, entry):
         nvm = self.nvm

@@ -1,18 +1,17 @@
 """The games the board keeps, and the rewriting of its NVM record (pegfw.store): a compaction
 (at start-up when the record is new, foreign or damaged, else in quiet loop passes when the log is
 nearly full) writes the totals, the game in progress and the newest finished and abandoned games
-as REC entries; `games` reads them back (through pegfw.store_tokens, as start-up's replay does),
-for the rare `records` request (cmd_records: a handler as those of pegfw.commands, (app, rid, req,
+as REC entries; pegfw.store_games reads them back (through pegfw.store_tokens, as start-up's replay
+does), for the rare `records` request (cmd_records: a handler as those of pegfw.commands, (app, rid, req,
 now)). Loaded for that work and dropped after: the chip's heap keeps only what appends entries.
 Apart from pegfw.store_log (start-up's replay), so that neither is too big to compile in the heap a
 game leaves."""
 
-from pegcore.rules import holes_of, popcount
+from pegcore.rules import holes_of
 from pegfw.protocol import ProtocolError
-from pegfw.bests import entry as best_entry
-from pegfw.nvm_format import (ABANDON, BEST, CHUNK, FREE, GOAL, HEAD, MAGIC, OVER, REC, RECT, SOLVED, TIME, UNDO,
-                              LEAVE_CODE, MOST_CODE, VERSION, check2, crc32, mask_bytes, seconds_bytes)
-from pegfw.store_tokens import entries, head
+from pegfw.nvm_format import (CHUNK, HEAD, MAGIC, OVER, REC, RECT, SOLVED, TIME, VERSION, check2, crc32, mask_bytes,
+                              seconds_bytes)
+from pegfw.store_games import games, met
 
 TYPE_CHECKING = False  # mypy takes it as True; no typing module needed on the chip
 if TYPE_CHECKING:
@@ -50,48 +49,6 @@ def record_entry(store, start, finish, result, moves, secs=-1):
     return out
 
 
-def games(store, current=False):
-    """The finished and abandoned games the record holds, oldest first: (start, finish, result,
-    moves, seconds), result the pegs left (0: abandoned unfinished), seconds its time on (-1: not
-    kept, a game from before the board kept time). Those carried over by compactions (REC
-    entries), then those the log has played since, each once it ended for good (the board emptied,
-    a new game); `current`: the game in progress too once it is scored. A game with no move is
-    none. Read from the NVM itself, a chunk at a time: the chip keeps no list of them; up to where
-    start-up's replay stops (pegfw.store_tokens: a damaged log ends at its first bad entry)."""
-    rec = head(store)
-    if not rec or rec[2] == 1:  # a log only behind a sound header of a version with one
-        return
-    out = [0, 0, 0, 0, 0]  # type: list
-    start = finish = 0
-    secs = -1
-    moves = []  # type: list
-    scored = False
-    over, carried, undo, goal, end, clock = OVER, REC, UNDO, GOAL, FREE, TIME  # locals: read at every entry
-    for kind in entries(store, out):  # it ends where the log does, or where it makes no sense
-        if kind == clock:
-            secs = out[4]
-        elif kind == over:
-            scored = True
-        elif kind == carried or kind == RECT:  # carried over (the game in progress goes on after it)
-            yield out[0], out[1], out[3], out[2], out[4]
-        elif kind == undo:  # (its move is off `moves` already)
-            scored = False
-        elif kind == goal:
-            finish = out[1]
-        elif kind == BEST or kind == SOLVED:
-            pass
-        elif kind != end:  # ABANDON, or a game begins: the game before ended for good
-            if start and (moves or scored):
-                yield start, finish, (popcount(start) - len(moves) if scored else 0), moves, secs
-            scored = False
-            secs = -1  # (a game of this firmware has a TIME entry with its first move)
-            start = 0 if kind == ABANDON else out[0]  # (one assignment each: no tuple made)
-            finish = out[1]
-            moves = out[2]  # entries() puts the game's moves there
-    if current and start and scored:
-        yield start, finish, popcount(start) - len(moves), moves, secs
-
-
 def header(store):
     body = bytearray(HEAD - 4)
     body[0:2] = MAGIC
@@ -127,8 +84,11 @@ def rewrite(store, sector=None):
         log.append(TIME)
         log.extend(seconds_bytes(store.seconds()))
     b = store.bests
-    for i in range(0, len(b), 3):  # the personal bests, oldest set first (as replayed)
-        log.extend(best_entry(store, b[i], b[i + 1], b[i + 2]))
+    if b:  # (its code only then: `stats` and `records` load this module without it)
+        from pegfw.bests import entry as best_entry
+
+        for i in range(0, len(b), 3):  # the personal bests, oldest set first (as replayed)
+            log.extend(best_entry(store, b[i], b[i + 1], b[i + 2]))
     for p in range(128):
         if store.is_solved(p):
             log.append(SOLVED)
@@ -232,34 +192,3 @@ def _judge(board, game, start, code, moves, result):
 
     game["challenge"] = text_of(code)
     game["met"] = met(board, start, code, moves) if result else False
-
-
-def met(board, start, code, moves):
-    """Did the game from `start` with `moves` meet its challenge `code` (pegfw.nvm_format)? None
-    for a reverse game whose best was not known (21 and 28 holes). Without the tables: the end
-    position says it."""
-    from pegcore.rules import has_move
-
-    mask = start
-    for j in moves:
-        mask ^= board.flip[j]
-    if has_move(board, mask):
-        return False
-    if code < LEAVE_CODE:
-        return mask == 1 << (code - 1)
-    left = popcount(mask)
-    if code < MOST_CODE:
-        return left == code - LEAVE_CODE
-    return left >= code - MOST_CODE if code > MOST_CODE else None
-
-
-def challenge_totals(store, board):
-    """[set, met] over the kept games that had a challenge (the `stats` request)."""
-    out = [0, 0]
-    for start, code, result, moves, _secs in games(store, True):
-        if code:
-            out[0] += 1
-            if result and met(board, start, code, moves):
-                out[1] += 1
-    return out
-

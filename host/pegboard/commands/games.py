@@ -160,8 +160,9 @@ def run(args: argparse.Namespace) -> int:
             print("no finished or abandoned game kept yet")
         holes = rows * (rows + 1) // 2
         for g in games:
-            print("%4d  start %-24s %2d moves %7s  %s" % (g["n"], start_words(g["start"], holes), len(g["moves"]),
-                                                           time_text(g), result_text(g)))
+            when = time_text(g)
+            print("%4d  start %-24s %2d moves  %s%s" % (g["n"], start_words(g["start"], holes), len(g["moves"]),
+                                                         result_text(g), "  " + when if when else ""))
         if bests:
             print("personal bests (fewest pegs, then fastest; a challenge's only when met):")
             for best in bests:
