@@ -152,6 +152,10 @@ def test_a_viewers_escape_sequences_never_reach_the_monitors_terminal(sim, runti
                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=runtime_env)
     out = b""
     try:
+        # the monitor taps what passes once it is attached: a request sent before its "monitoring" line may pass unseen
+        while b"monitoring" not in out:
+            assert select.select([watch.stdout], [], [], 20)[0], "the monitor never started: %r" % out
+            out += os.read(watch.stdout.fileno(), 65536)
         hub = until(lambda: hub_for(sim.data_path), 20, "the monitor's hub")
         with socket.create_connection(tuple(hub["address"]), timeout=5) as s:
             s.sendall(json.dumps({"key": hub["key"], "name": "evil\x1b]0;pwned\x07"}).encode() + b"\n")
