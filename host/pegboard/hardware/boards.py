@@ -76,6 +76,37 @@ def soft_start_ms() -> float:
     return BULK_USB_UF * VBUS_V / SOFT_START_MA  # uF x V / mA = ms
 
 
+# C3, from the TPS22918's CT pin to GND, sets VOUT's rise time (10 % to 90 %). The TPS22918's own
+# table (SLVSD76, 8.3.3 "Adjustable Rise Time (CT)") was not read here: the stored copy showed its
+# contents page only. The figures below are TI's table for the TPS22965-Q1 load switch (SLVSCI3,
+# 9.3.1 "Adjustable Rise Time", Table 1 "Rise Time vs CT Capacitor": typical, 25 degrees C, a 25 V
+# X7R CT capacitor, VIN = 5 V), the same CT-pin scheme; an assumption until checked against the
+# TPS22918's table. The same section: the CT pin can reach 12 V, so the CT capacitor is to be
+# rated 25 V or more.
+CT_RISE_US_5V = {0: 180, 220: 547, 470: 962, 1000: 1983, 2200: 4013, 4700: 8207, 10000: 17700}
+CT_SOURCE = ("TI TPS22965-Q1 data sheet SLVSCI3, 9.3.1 Adjustable Rise Time, Table 1 (VIN = 5 V); "
+             "the TPS22918's own table (SLVSD76, 8.3.3) not read: check it")
+CT_MIN_RATING_V = 25.0
+C3_PF = 10000                 # 10 nF: KEMET C320C103K5R5TA, radial X7R, 50 V (bom.csv)
+C3_RATING_V = 50.0
+C3_VALUE = "10 nF 50 V X7R"
+
+
+def c3_rise_ms(ct_pf: int = C3_PF) -> float:
+    """VOUT's rise time (10 % to 90 %) at 5 V with `ct_pf` on CT, from the table above."""
+    return CT_RISE_US_5V[ct_pf] / 1000
+
+
+def smallest_ct_pf() -> int:
+    """The smallest CT the table lists whose rise time is at least soft_start_ms()."""
+    return min(c for c, us in CT_RISE_US_5V.items() if us / 1000 >= soft_start_ms())
+
+
+def c1_charge_ma(ct_pf: int = C3_PF) -> float:
+    """C1's charging current while VOUT rises from 10 % to 90 % of 5 V in c3_rise_ms: I = C dV / dt."""
+    return BULK_USB_UF * 0.8 * VBUS_V / c3_rise_ms(ct_pf)  # uF x V / ms = mA
+
+
 # The 74HC165 chain as hardware/README.md wires it: (chip, input) per hole 1..15. Chip 1's QH
 # drives the data pin, chip 2's QH goes into chip 1's SER. keypad.ShiftRegisterKeys reads key 0
 # as the first bit shifted out, which is chip 1's input H, then G .. A, then chip 2's H .. : so

@@ -35,16 +35,38 @@ SENSOR_W = 3.0
 HALL_DEPTH = 0.65    # Hall element below the SOT-23's marked face (data sheet 7.3.3, "Hall Element
 #                      Location"; figure taken as given: an assumption until checked)
 STACK_TOL = 0.3      # assumption: glue films and part tolerances may add this much to the gap
+# The glue-gap gauge (hardware/README.md, "One hole, in section"): the sensor is pressed flat against
+# the pixel board's back while its epoxy sets, then a 0.1 mm feeler-gauge leaf must not slide under
+# its body at any edge; a module that takes the leaf is reglued. So the glue film is under 0.1 mm.
+GAUGE_TOL = 0.1      # the leaf: the most glue the gauge lets stand between the board and the sensor
 N_ACRYLIC = 1.49     # refractive index of PMMA in visible light
 LEAN_LIMIT = 3.0     # degrees: the most a standing peg may lean (the old 3 mm deep hole: 9.5)
 ELEVATIONS = (30.0, 45.0)  # a seated player's sight lines, degrees above the board, ~50 cm away
 
 RING_T = 6.0         # box walls: rings of 6 mm plywood stacked under the plate
 RINGS = 6
-RING_WALL = 10.0     # wall width of each ring
+RING_WALL = 6.0      # wall width of each ring: 6 mm leaves the controller's perfboard room (controller_rect)
 BOTTOM_T = 3.0
 USB_NOTCH = (12.0, 12.0)     # width, height: rings 1-2 (the bottom two), left edge
+USB_EDGE = 0                 # the outline's edge 0 (its top corner to its bottom-left): the left wall
 BUTTON_NOTCH = (14.0, 12.0)  # rings 5-6 (just under the plate), front edge
+
+
+# The controller's perfboard (bom.csv: Adafruit's half-sized Perma-Proto, 3.2 x 2.0 in, 30 rows laid
+# out as a breadboard's: Adafruit 1609's product page, as the issue quotes it; check yours). The
+# Pico or Feather is soldered at its row-1 end, its USB socket at the board's short edge, and the
+# board lies with that edge against the USB wall, its middle at the notch's (controller_rect).
+PERFBOARD_W = 2.0 * 25.4     # across the rows
+PERFBOARD_L = 3.2 * 25.4     # along them
+PERFBOARD_ROWS = 30
+# Rows each part takes on it (a DIP of 2n pins takes n rows, straddling the middle channel): the
+# Pico's 2 x 20 pins (Pico data sheet, "Pinout"), the Feather's longer header of 16, the
+# 74AHCT125 (DIP-14), the load switch's SOT-23-6-to-DIP-6 adapter (2 x 3) or, on an external
+# supply, the supply diode in the same 3 rows, and each 74HC165 (DIP-16).
+MCU_ROWS = {"pico": 20, "feather": 16}
+AHCT125_ROWS = 7
+POWER_ROWS = 3
+HC165_ROWS = 8
 
 
 # --- geometry -----------------------------------------------------------------------------------
@@ -206,10 +228,10 @@ class Margins:
 UP = (0.0, 0.0, 1.0)
 
 
-def own_field(magnet: Magnet = MAGNET) -> float:
+def own_field(magnet: Magnet = MAGNET, extra: float = STACK_TOL) -> float:
     """Bz at a hole's sensor from its own peg, worst case: the grade's lowest Br, the peg against
-    the side of its hole (off the axis by half the play) and the gap STACK_TOL longer."""
-    z = magnet_to_sensor() + STACK_TOL + magnet.length / 2
+    the side of its hole (off the axis by half the play) and the gap `extra` longer."""
+    z = magnet_to_sensor() + extra + magnet.length / 2
     return abs(magnet.field(((HOLE_D - PEG_D) / 2, 0.0, z), UP, (0.0, 0.0, 0.0), magnet.br_min)[2])
 
 
@@ -242,6 +264,16 @@ def lying_field(magnet: Magnet = MAGNET) -> float:
             b = magnet.field((s * math.cos(a), s * math.sin(a), h), (1.0, 0.0, 0.0), (0.0, 0.0, 0.0), magnet.br_max)
             worst = max(worst, abs(b[2]))
     return worst
+
+
+def gauged_extra() -> float:
+    """What the glue-gap gauge lets the glue add to the designed gap at most."""
+    return GAUGE_TOL
+
+
+def gauged_net(magnet: Magnet = MAGNET) -> float:
+    """The own peg's field less all the other pegs', with the sensor set by the gauge (worst case)."""
+    return own_field(magnet, gauged_extra()) - neighbours_field(magnet)
 
 
 @lru_cache(maxsize=None)
@@ -451,13 +483,69 @@ def ring_with_notch(outline: list[tuple[float, float]], window: list[tuple[float
     return [p2, outline[j], outline[k], outline[i], p1, q1, window[i], window[k], window[j], q2]
 
 
+def box_window(rows: int = 5, pitch: float = PITCH, margin: float = 20.0) -> list[tuple[float, float]]:
+    """The box's inner outline: the plate's outline moved in by the rings' wall (box_svg's window)."""
+    return _inset(plate_outline(Board(rows), pitch, margin), RING_WALL)
+
+
+def usb_opening(rows: int = 5, pitch: float = PITCH, margin: float = 20.0) -> tuple[float, float]:
+    """The middle of the USB notch on the wall's inner face (ring_with_notch cuts it mid-edge)."""
+    w = box_window(rows, pitch, margin)
+    a, b = w[USB_EDGE], w[(USB_EDGE + 1) % 3]
+    return (a[0] + b[0]) / 2, (a[1] + b[1]) / 2
+
+
+def perfboard_rows(board: str, supply: str = "usb") -> int:
+    """Rows of the perfboard a board file's controller needs: the microcontroller, the level
+    shifter, the power part (load switch adapter or supply diode), the 74HC165s."""
+    mcu = MCU_ROWS["feather" if board.startswith("feather") else "pico"]
+    chips = 2 * HC165_ROWS if board.startswith("shift") else 0
+    assert supply in ("usb", "external")
+    return mcu + AHCT125_ROWS + POWER_ROWS + chips
+
+
+def controller_rect(rows: int = 5, pitch: float = PITCH, margin: float = 20.0) -> list[tuple[float, float]]:
+    """The perfboard's corners in the box: its short edge (the microcontroller's USB end) on the
+    USB wall's inner face, centred on the opening, the board running straight inwards."""
+    w = box_window(rows, pitch, margin)
+    a, b = w[USB_EDGE], w[(USB_EDGE + 1) % 3]
+    length = math.dist(a, b)
+    ux, uy = (b[0] - a[0]) / length, (b[1] - a[1]) / length
+    cx, cy = sum(p[0] for p in w) / 3, sum(p[1] for p in w) / 3
+    mx, my = usb_opening(rows, pitch, margin)
+    nx, ny = (cx - mx), (cy - my)
+    n = math.hypot(nx, ny)
+    nx, ny = nx / n, ny / n  # inwards, square to the wall (the window is equilateral)
+    h = PERFBOARD_W / 2
+    p1, p2 = (mx - ux * h, my - uy * h), (mx + ux * h, my + uy * h)
+    return [p1, p2, (p2[0] + nx * PERFBOARD_L, p2[1] + ny * PERFBOARD_L),
+            (p1[0] + nx * PERFBOARD_L, p1[1] + ny * PERFBOARD_L)]
+
+
+def _side(a: tuple[float, float], b: tuple[float, float], p: tuple[float, float]) -> float:
+    """The signed distance of p from the line a-b."""
+    return ((b[0] - a[0]) * (p[1] - a[1]) - (b[1] - a[1]) * (p[0] - a[0])) / math.dist(a, b)
+
+
+def inside_triangle(points: list[tuple[float, float]], tri: list[tuple[float, float]]) -> float:
+    """The least distance (mm) from any of `points` to the triangle's sides, negative if one is
+    outside: the room the perfboard has to spare."""
+    centre = (sum(p[0] for p in tri) / 3, sum(p[1] for p in tri) / 3)
+    worst = math.inf
+    for i in range(3):
+        a, b = tri[i], tri[(i + 1) % 3]
+        sign = 1 if _side(a, b, centre) > 0 else -1
+        worst = min([worst] + [sign * _side(a, b, p) for p in points])
+    return worst
+
+
 def box_layers() -> list[tuple[str, str, float, tuple[float, float] | None, int | None]]:
     """The box's layers from the bottom up: (key, name, thickness, notch (width, height), edge)."""
     out: list[tuple[str, str, float, tuple[float, float] | None, int | None]] = [
         ("bottom", "bottom", BOTTOM_T, None, None)]
     for n in range(1, RINGS + 1):
-        notch, edge = (USB_NOTCH, 0) if n <= 2 else (BUTTON_NOTCH, 1) if n > RINGS - 2 else (None, None)
-        what = ": USB notch" if edge == 0 else ": button notch" if edge == 1 else ""
+        notch, edge = (USB_NOTCH, USB_EDGE) if n <= 2 else (BUTTON_NOTCH, 1) if n > RINGS - 2 else (None, None)
+        what = ": USB notch" if edge == USB_EDGE else ": button notch" if edge == 1 else ""
         out.append(("ring-%d" % n, "ring %d%s" % (n, what), RING_T, notch, edge))
     return out
 

@@ -15,7 +15,7 @@ from xml.sax.saxutils import escape
 from pegboard.hardware.boards import (AHCT125_PINS, BULK_EXTERNAL_UF, BULK_USB_UF, DIODE_PINS, DRV5032_PACKAGES,
                                       DRV5032_PINS, HC165_PINS, PICO_GROUNDS, PICO_PINS, PIXEL_PADS,
                                       POLAR_CAP_PINS, SHIFT_WIRING, TPS22918_PINS, VBUS_CIN_UF, WS2812B_PINS,
-                                      soft_start_ms)
+                                      C3_VALUE, soft_start_ms)
 
 SUPPLIES = ("usb", "external")
 DESCRIPTION_CHARS = 38  # what fits a part's box beside its reference
@@ -97,7 +97,7 @@ def _supply(s: Schematic, pico: bool, supply: str) -> None:
                            ("VOUT", "5V")):
             s.pin("U5", label, TPS22918_PINS[label], net)
         s.two_pin("C2", "%s ceramic at U5 VIN (on VBUS)" % _uf(VBUS_CIN_UF), "VBUS", "GND")
-        s.two_pin("C3", "CT: rise time >= %d ms (README)" % round(soft_start_ms()), "CT", "GND")
+        s.two_pin("C3", "%s on CT: rise >= %d ms" % (C3_VALUE, round(soft_start_ms())), "CT", "GND")
         bulk = BULK_USB_UF
     else:
         # the supply feeds the pixels (net 5V) and never VBUS: on a Pico through a Schottky diode
