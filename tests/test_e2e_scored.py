@@ -45,7 +45,7 @@ def test_the_chip_time_of_the_simulated_board_counts_the_flash():
         # reply when `info` is answered in the first pass
         st = until(lambda: (lambda s: s if s["flash_ms"] else None)(sim.control("status")), 5, "the flash time")
         assert st["flash_ms"] == 448 and st["longest_pass_ms"] >= 448
-        assert b.request("stats")["nvm_erases"] == 1
+        assert b.request("stats", timeout=30)["nvm_erases"] == 1  # the chip VM on a loaded machine is slow
         sim.control("fill", empty=1)  # a new game: its entry is one page program, 3 ms at worst
         sim.control("wait_idle")
         assert sim.control("status")["flash_ms"] == 451

@@ -154,6 +154,8 @@ def test_whole_game_to_a_win_from_the_keyboard_alone():
     async def scenario():
         with Simulator() as sim:
             app = BoardApp(BoardClient(sim.data_path), hand=sim.control)
+            now = [0.0]
+            app.clock = lambda: now[0]  # the typing window by this clock, not by how fast a loaded machine runs
             async with app.run_test(size=SIZE) as pilot:
                 await _until(pilot, lambda: app.state.get("mode") == "setup", "the empty board")
                 await pilot.press("n")
@@ -180,6 +182,10 @@ def test_whole_game_to_a_win_from_the_keyboard_alone():
                         await pick(hole, "space" if n == 1 else "enter")
                     await _until(pilot, lambda k=k: len(app.state.get("moves", [])) == k, "move %d" % k)
                 await _until(pilot, lambda: app.banner.startswith("You won"), "the win banner")
+                await pilot.press("1")
+                now[0] += 2.0  # more than a second later: a new number, not 12
+                await pilot.press("2")
+                assert app.cursor == 2
                 await pilot.press("q")
 
     asyncio.run(scenario())
