@@ -99,6 +99,7 @@ EXAMPLES: dict[str, list[str]] = {
                            "pegboard hardware wiring hardware/boards/shift-74hc165.toml -o shift.svg"],
     "hardware section": ["pegboard hardware section -o section.svg"],
     "hardware box": ["pegboard hardware box -o box.svg"],
+    "hardware pcb": ["pegboard hardware pcb --out my-pcb", "pegboard hardware pcb --out my-pcb --no-kicad"],
     "hardware bom": ["pegboard hardware bom", "pegboard hardware bom -o parts.txt", "pegboard hardware bom --markdown"],
 }
 

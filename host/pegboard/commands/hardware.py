@@ -1,4 +1,4 @@
-"""`pegboard hardware plate|schematic|section|box|bom`: drawings and the parts list for building
+"""`pegboard hardware plate|schematic|section|box|bom|pcb`: drawings and the parts list for building
 the board."""
 
 from __future__ import annotations
@@ -40,6 +40,12 @@ def register(sub: Subcommands) -> None:
     bom.add_argument("-o", "--output", metavar="FILE", help="write the table to FILE (default: standard output)")
     bom.add_argument("--markdown", action="store_true", help="as the Markdown table of hardware/README.md")
     bom.set_defaults(func=lambda a: _drawing("bom-md" if a.markdown else "bom", a.output))
+    board = hw.add_parser("pcb", help="the printed circuit board: KiCad board and project, BOM, placement file "
+                                      "and schematic; with KiCad installed, its DRC, Gerbers, drill files and "
+                                      "pictures of both sides")
+    board.add_argument("--out", metavar="DIR", help="the folder to write (default: hardware/pcb of this checkout)")
+    board.add_argument("--no-kicad", action="store_true", help="write the design files only (no DRC, no export)")
+    board.set_defaults(func=run_pcb)
 
 
 def _output(p: argparse.ArgumentParser) -> None:
@@ -120,4 +126,28 @@ def run_schematic(args: argparse.Namespace) -> int:
     except (OSError, SettingsError, KeyError, ValueError) as e:
         raise UsageError("cannot draw %s: %s" % (args.settings, e)) from None
     _write(svg, args.output)
+    return 0
+
+
+def run_pcb(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from pegboard.hardware import pcb_files
+
+    from pegboard.hardware.boards import ROOT
+
+    out = Path(args.out) if args.out else ROOT / "hardware" / "pcb"
+    if out.exists() and not out.is_dir():
+        raise UsageError("--out %s is a file, not a folder" % out)
+    written, verdict = pcb_files.write(out, kicad=not args.no_kicad)
+    for p in written:
+        print("wrote %s" % pcb_files.relative(p))
+    if verdict is None:
+        print("not checked: %s" % ("--no-kicad" if args.no_kicad else "KiCad's Python module (pcbnew) is not "
+                                   "installed: install " + pcb_files.INSTALL), file=sys.stderr)
+        return 0
+    print(pcb_files.summary(verdict))
+    if verdict["violations"] or verdict["unconnected"]:
+        print(verdict["report"], file=sys.stderr)
+        return 1
     return 0

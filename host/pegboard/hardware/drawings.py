@@ -468,6 +468,11 @@ def _inset(outline: list[tuple[float, float]], d: float) -> list[tuple[float, fl
     return out
 
 
+def box_inner(rows: int, pitch: float, margin: float, inset: float) -> list[tuple[float, float]]:
+    """The plate's outline moved in by `inset` on every edge (RING_WALL: the box's inside)."""
+    return _inset(plate_outline(Board(rows), pitch, margin), inset)
+
+
 def ring_with_notch(outline: list[tuple[float, float]], window: list[tuple[float, float]], edge: int,
                     width: float) -> list[tuple[float, float]]:
     """One closed cut path: the ring between `outline` and `window` with a gap `width` wide in the

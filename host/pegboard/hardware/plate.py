@@ -89,6 +89,13 @@ def plate_outline(board: Board, pitch: float, margin: float) -> list[tuple[float
     return _outline(board, hole_centres(board, pitch, 0.0), margin)[0]
 
 
+def holes_on_plate(board: Board, pitch: float, margin: float) -> list[tuple[float, float]]:
+    """Each hole's centre in the plate's frame (plate_outline's and plate_svg's)."""
+    raw = hole_centres(board, pitch, 0.0)
+    ox, oy = _outline(board, raw, margin)[1]
+    return [(round(x + ox, 3), round(y + oy, 3)) for x, y in raw]
+
+
 def _circle(cls: str, x: float, y: float, d: float, extra: str = "") -> str:
     return ('<circle class="%s"%s cx="%.3f" cy="%.3f" r="%.3f" fill="none" stroke="red" stroke-width="0.1"/>'
             % (cls, extra, x, y, d / 2))

@@ -123,16 +123,19 @@ def _supply(s: Schematic, pico: bool, supply: str) -> None:
         s.pin("U1", "GND", "GND", "GND")
 
 
-def build(settings: Mapping[str, object], title: str, pico: bool = True, supply: str = "usb") -> Schematic:
+def build(settings: Mapping[str, object], title: str, pico: bool = True, supply: str = "usb",
+          printed: bool = False) -> Schematic:
     """The schematic of a board file. `pico`: the microcontroller is a Raspberry Pi Pico
     (physical pin numbers); otherwise its pins are given by their silkscreen names. `supply`:
-    "usb" or "external" (SUPPLIES)."""
+    "usb" or "external" (SUPPLIES). `printed`: the printed circuit board's (hardware/pcb/): bare
+    WS2812Bs, each with its own 0.1 uF (a breakout brings its own)."""
     if supply not in SUPPLIES:
         raise ValueError("supply must be one of %s, not %r" % (", ".join(SUPPLIES), supply))
     sensors = ", ".join("%s %s" % (sensor_numbers(lab), lab) for lab in ("VCC", "OUT", "GND"))
     notes: tuple[str, ...] = (
         "S pins are numbered SOT-23/TO-92: the DRV5032's packages differ (TI SLVSDC7): %s." % sensors,
-        "D pins: the WS2812B's own pin numbers, [pad] the breakout's pad (5V, GND, DI, DO).")
+        "D pins: the WS2812B's own pin numbers%s." % (", each pixel with its 0.1 uF (CDn) beside it" if printed
+                                                       else ", [pad] the breakout's pad (5V, GND, DI, DO)"))
     if supply == "usb":
         notes += ("Supply: USB alone. VBUS carries only U5 and C2; U5 soft-starts the pixels' 5 V "
                   "and C1 behind it (hardware/README.md, Power budget).",)
@@ -211,10 +214,12 @@ def build(settings: Mapping[str, object], title: str, pico: bool = True, supply:
     s.two_pin("R1", "470 ohm", "PIXEL_5V", "DIN1")
     for h in range(1, holes + 1):
         ref = "D%d" % h
-        s.part(ref, "WS2812B breakout, hole %d" % h)
+        s.part(ref, "WS2812B%s, hole %d" % ("" if printed else " breakout", h))
         for label, net in (("VDD", "5V"), ("DOUT", "DIN%d" % (h + 1) if h < holes else "NC"), ("VSS", "GND"),
                            ("DIN", "DIN%d" % h)):
-            s.pin(ref, label, WS2812B_PINS[label], net, pad=PIXEL_PADS[label])
+            s.pin(ref, label, WS2812B_PINS[label], net, pad=None if printed else PIXEL_PADS[label])
+        if printed:
+            s.two_pin("CD%d" % h, "0.1 uF ceramic at D%d" % h, "5V", "GND")
     btn = str(settings["PEGBOARD_BUTTON_PIN"])
     s.pin("U1", btn, _mcu_pin(pico, btn), "BUTTON")
     s.two_pin("SW1", "hint button, across its switch", "BUTTON", "GND")
@@ -223,7 +228,8 @@ def build(settings: Mapping[str, object], title: str, pico: bool = True, supply:
 
 def _reading_order(ref: str) -> tuple[int, int, int]:
     """The microcontroller, the chips, the parts around them, then per hole its sensor, its
-    capacitor and (on the 74HC165 option) its pull-up, then the pixels."""
+    capacitor and (on the 74HC165 option) its pull-up, then the pixels (each with its capacitor on
+    the printed board)."""
     kind = ref.rstrip("0123456789")
     num = int(ref[len(kind):] or 0)
     if kind == "U":
@@ -234,7 +240,7 @@ def _reading_order(ref: str) -> tuple[int, int, int]:
         return (1, ("J", "DX", "C", "R", "SW").index(kind), num)
     if kind in ("S", "CS", "RS"):
         return (2, num, ("S", "CS", "RS").index(kind))
-    return (3, num, 0)
+    return (3, num, 1 if kind == "CD" else 0)
 
 
 def svg(s: Schematic) -> str:

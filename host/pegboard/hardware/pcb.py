@@ -1,0 +1,216 @@
+"""The printed circuit board: one triangle under the plate carrying each hole's pixel (top, against
+the plate's underside, as the section drawing has it) and Hall sensor (bottom, on the pixel's
+axis), with the Pico on two sockets underneath and the level shifter, the soft start and the
+button's header beside it. Its parts and nets are the schematic model's (schematic.build, the
+printed variant): one source for the SVG schematics and this board's netlist. Every position
+comes from the plate's own hole geometry; the tracks from the grid router. Two layers; the spare
+copper of both is a ground pour that KiCad fills (pegboard.hardware.kicad_check)."""
+
+from __future__ import annotations
+
+import math
+import tomllib
+from typing import NamedTuple
+
+from pegcore.geometry import Board
+
+from pegboard.hardware import footprints as fp
+from pegboard.hardware.boards import board_file
+from pegboard.hardware.drawings import PITCH, RING_WALL, box_inner
+from pegboard.hardware.plate import holes_on_plate
+from pegboard.hardware.router import PITCH as GRID, WIDTHS, Grid, Rect, RouteError, Router, Segment
+from pegboard.hardware.schematic import Pin, Schematic, build
+
+BOARD_FILE = "pico-gpio"  # the firmware's settings this board is wired for
+PLATE_MARGIN = 20.0  # the plate's margin round the holes (pegboard hardware plate)
+BOX_GAP = 1.0  # the board's edge inside the box's walls
+POWER_NETS = ("GND", "5V", "3V3", "VBUS")
+SENSOR_PACKAGE = "SOT-23"
+TALLEST_TOP = 1.6  # mm: nothing on the top side is taller than the pixels, which rest on the plate
+
+
+class Placed(NamedTuple):
+    ref: str
+    footprint: fp.Footprint
+    x: float
+    y: float
+    rot: int  # degrees, counter-clockwise seen from the top
+    side: str  # "F" (top) or "B" (bottom)
+
+
+def outline(rows: int = 5) -> list[tuple[float, float]]:
+    """The board's edge: the box's inside, less BOX_GAP all round."""
+    return box_inner(rows, PITCH, PLATE_MARGIN, RING_WALL + BOX_GAP)
+
+
+def holes(rows: int = 5) -> list[tuple[float, float]]:
+    """Each hole's centre in the board's frame (the plate's: x right, y down, mm)."""
+    return holes_on_plate(Board(rows), PITCH, PLATE_MARGIN)
+
+
+def schematic() -> Schematic:
+    with open(board_file(BOARD_FILE), "rb") as f:
+        settings = tomllib.load(f)
+    return build(settings, "pegboard printed board, %s, USB" % BOARD_FILE, pico=True, supply="usb", printed=True)
+
+
+def placement(rows: int = 5) -> list[Placed]:
+    """Where every part of the schematic goes."""
+    centres = holes(rows)
+    out: list[Placed] = []
+    for h, (x, y) in enumerate(centres, 1):
+        out.append(Placed("D%d" % h, fp.WS2812B, x, y, 0, "F"))
+        out.append(Placed("CD%d" % h, fp.C0603, x, round(y - 3.7, 3), 180, "F"))
+        out.append(Placed("S%d" % h, fp.SOT23, x, y, 0, "B"))
+        out.append(Placed("CS%d" % h, fp.C0603, x, round(y + 3.0, 3), 0, "B"))
+    # the Pico lies across the board between hole rows 2-3 and 3-4 (its sockets miss every hole's
+    # parts), USB end towards the left wall
+    x1 = (centres[3][0] + centres[5][0]) / 2
+    y_rows = sorted({y for _, y in centres})
+    mid = (y_rows[1] + y_rows[2]) / 2 + 8.89
+    out.append(Placed("U1", fp.PICO, x1, round(mid, 3), 90, "B"))
+    left, right = x1 - 24.13, x1 + 24.13
+    low = mid + 8.89
+    out.append(Placed("U5", fp.SOT23_6, round(left + 1.0, 3), round(low + 5.7, 3), 0, "B"))
+    out.append(Placed("C2", fp.C0603, round(left + 6.0, 3), round(low + 5.2, 3), 90, "B"))
+    out.append(Placed("C3", fp.C0603, round(left - 2.4, 3), round(low + 8.9, 3), 0, "B"))
+    out.append(Placed("C1", fp.CP_6_3, round(left - 8.6, 3), round(low + 4.4, 3), 0, "B"))
+    out.append(Placed("U2", fp.SOIC14, round(right + 8.5, 3), round(low + 4.5, 3), 0, "B"))
+    out.append(Placed("CU2", fp.C0603, round(right + 3.0, 3), round(low + 6.5, 3), 90, "B"))
+    out.append(Placed("R1", fp.R0603, round(right + 2.4, 3), round(low + 2.4, 3), 0, "B"))
+    bottom = y_rows[-1]
+    out.append(Placed("SW1", fp.HEADER_1X2, round((centres[-3][0] + centres[-4][0]) / 2 - 1.27, 3),
+                      round(bottom + 5.7, 3), 0, "B"))
+    return out
+
+
+def mounting_holes(rows: int = 5) -> list[tuple[float, float]]:
+    """One M3 hole in each corner, 9 mm from it."""
+    pts = outline(rows)
+    cx = sum(p[0] for p in pts) / 3
+    cy = sum(p[1] for p in pts) / 3
+    out = []
+    for x, y in pts:
+        r = math.hypot(x - cx, y - cy)
+        out.append((round(x - (x - cx) / r * 9.0, 3), round(y - (y - cy) / r * 9.0, 3)))
+    return out
+
+
+def pad_at(p: Placed, pad: fp.Pad) -> tuple[float, float, float, float]:
+    """A pad's centre and half sizes on the board: a bottom part is seen through the board
+    (mirrored left to right), then turned by its rotation."""
+    lx = -pad.x if p.side == "B" else pad.x
+    a = math.radians(p.rot)
+    c, s = round(math.cos(a)), round(math.sin(a))
+    x = p.x + lx * c + pad.y * s
+    y = p.y - lx * s + pad.y * c
+    hw, hh = (pad.w / 2, pad.h / 2) if p.rot % 180 == 0 else (pad.h / 2, pad.w / 2)
+    return round(x, 4), round(y, 4), hw, hh
+
+
+def pad_number(pin: Pin) -> str:
+    """The pin's pad number on this board: where the schematic numbers it per package
+    ("1/1": SOT-23/TO-92), the SOT-23's (the sensors here are surface mount)."""
+    if pin.package:
+        return pin.number.split("/")[pin.package.split("/").index(SENSOR_PACKAGE)]
+    return pin.number
+
+
+def pads(parts: list[Placed], s: Schematic) -> list[tuple[Placed, fp.Pad, Rect]]:
+    nets = {(pin.part, pad_number(pin)): pin.net for pin in s.pins}
+    out = []
+    for p in parts:
+        for pad in p.footprint.pads:
+            net = nets.get((p.ref, pad.number), "")
+            x, y, hw, hh = pad_at(p, pad)
+            out.append((p, pad, Rect(x, y, hw, hh, p.side, net if net != "NC" else "", pad.drill is not None,
+                                    pad.shape == "circle")))
+    return out
+
+
+def _inside_triangle(pts: list[tuple[float, float]]):
+    """inside(x, y, margin): the point is at least margin inside the triangle."""
+    edges = []
+    for k in range(3):
+        (ax, ay), (bx, by) = pts[k], pts[(k + 1) % 3]
+        nx, ny = by - ay, ax - bx
+        n = math.hypot(nx, ny)
+        cx, cy = pts[(k + 2) % 3]
+        sign = 1 if (cx - ax) * nx + (cy - ay) * ny > 0 else -1
+        edges.append((ax, ay, sign * nx / n, sign * ny / n))
+
+    def inside(x: float, y: float, margin: float) -> bool:
+        return all((x - ax) * nx + (y - ay) * ny >= margin for ax, ay, nx, ny in edges)
+
+    return inside
+
+
+ROUTE_ORDER = ("DIN", "PIXEL", "HOLE", "BUTTON", "CT", "VBUS", "GND", "3V3", "5V")
+
+
+def route(rows: int = 5, attempts: int = 12) -> tuple[list[Placed], list[tuple[Placed, fp.Pad, Rect]], Router]:
+    """Route every net; a net that finds no way through is moved to the front and the board is
+    routed again from scratch (deterministic: the same parts give the same tracks)."""
+    s = schematic()
+    parts = placement(rows)
+    placed = pads(parts, s)
+    by_net: dict[str, list[Rect]] = {}
+    for _, _, r in placed:
+        if r.net:
+            by_net.setdefault(r.net, []).append(r)
+
+    def rank(net: str) -> tuple[int, str]:
+        for i, start in enumerate(ROUTE_ORDER):
+            if net.startswith(start):
+                return (i, net)
+        return (len(ROUTE_ORDER), net)
+
+    order = sorted((n for n in by_net if len(by_net[n]) > 1), key=rank)
+    for _ in range(attempts):
+        router = _router(rows, placed)
+        try:
+            for net in order:
+                router.route(net, by_net[net], WIDTHS["power" if net in POWER_NETS else "signal"])
+            return parts, placed, router
+        except RouteError as e:
+            order.remove(e.net)
+            order.insert(0, e.net)
+            failed = e
+    raise failed
+
+
+def _router(rows: int, placed: list[tuple[Placed, fp.Pad, Rect]]) -> Router:
+    edge = outline(rows)
+    xs, ys = [p[0] for p in edge], [p[1] for p in edge]
+    # the grid runs through the Pico's pins (and so through the gaps between them)
+    px, py = next((r.x, r.y) for p, pad, r in placed if p.ref == "U1" and pad.number == "1")
+    x0 = px - math.ceil((px - min(xs)) / GRID) * GRID
+    y0 = py - math.ceil((py - min(ys)) / GRID) * GRID
+    grid = Grid(x0, y0, max(xs), max(ys), _inside_triangle(edge))
+    for x, y in mounting_holes(rows):
+        r = fp.MOUNTING_HOLE_D / 2
+        grid.claim("FB", "#hole", lambda px, py, x=x, y=y: math.hypot(px - x, py - y), r + 0.25 + 0.2, (x, y, x, y),
+                   r + 0.25 + 0.3)
+    router = Router(grid, [r for _, _, r in placed])
+    for part, a, b in BRIDGES:
+        router.bridge(*_bridge([p for p in placed if p[0].ref == part], a, b))
+    return router
+
+
+# Pins of one net on one side of a package with another net's pin between them (TPS22918: VIN and
+# ON round GND): joined by a track under the package's body, between its two rows of pads.
+BRIDGES = (("U5", "1", "3"),)
+
+
+def _bridge(part_pads: list[tuple[Placed, fp.Pad, Rect]], a: str, b: str) -> tuple[list[Segment], list[Rect]]:
+    (pa, ra), (pb, rb) = [(pad, r) for _, pad, r in part_pads if pad.number in (a, b)]
+    placed = part_pads[0][0]
+    cx, cy = placed.x, placed.y
+    width = WIDTHS["power" if ra.net in POWER_NETS else "signal"]
+    if placed.rot % 180:  # pads in rows along y: the track runs along the body's axis
+        pts = [(ra.x, ra.y), (ra.x, cy), (rb.x, cy), (rb.x, rb.y)]
+    else:
+        pts = [(ra.x, ra.y), (cx, ra.y), (cx, rb.y), (rb.x, rb.y)]
+    segs = [Segment(placed.side, x1, y1, x2, y2, width, ra.net)
+            for (x1, y1), (x2, y2) in zip(pts, pts[1:], strict=False)]
+    return segs, [ra, rb]

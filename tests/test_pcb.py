@@ -1,0 +1,178 @@
+"""The printed circuit board (hardware/pcb/): what the generator writes is what is committed, its
+netlist is the schematic model's, its parts sit where the plate and the section put them, and
+KiCad's own DRC passes it (where KiCad is installed)."""
+
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from pegboard.hardware import footprints as fp
+from pegboard.hardware import kicad_pcb, pcb, pcb_files
+from pegboard.hardware.drawings import PIXEL_PCB_T, PIXEL_T, RING_WALL, box_inner
+from pegboard.hardware.router import Grid, Rect, RouteError, Router
+
+ROOT = Path(__file__).resolve().parent.parent
+PCB = ROOT / "hardware" / "pcb"
+BOARD = PCB / (kicad_pcb.NAME + ".kicad_pcb")
+
+
+@pytest.fixture(scope="module")
+def design():
+    return pcb_files.design_files()
+
+
+@pytest.fixture(scope="module")
+def kicad():
+    exe = pcb_files.kicad_python()
+    if exe is None:
+        pytest.skip("KiCad's Python module (pcbnew) is not installed: install " + pcb_files.INSTALL)
+    return exe
+
+
+def test_the_committed_design_files_are_what_the_generator_writes(design):
+    for name, text in design.items():
+        assert (PCB / name).read_text() == text, "%s differs: run pegboard hardware pcb" % name
+
+
+def footprints_in(text):
+    """{ref: (layer, {pad number: net})} read back from a .kicad_pcb."""
+    out = {}
+    for block in text.split("  (footprint ")[1:]:
+        ref = re.search(r'\(fp_text reference "([^"]+)"', block).group(1)
+        layer = re.match(r'"[^"]+" \(layer "(.)\.Cu"\)', block).group(1)
+        pads = {m.group(1): (m.group(2) or "") for m in
+                re.finditer(r'\(pad "([^"]*)" [^\n]*?(?:\(net \d+ "([^"]+)"\))?\)\n', block)}
+        out[ref] = (layer, pads)
+    return out
+
+
+def test_the_boards_netlist_equals_the_schematic_model():
+    s = pcb.schematic()
+    board = footprints_in(BOARD.read_text())
+    want = {}
+    for pin in s.pins:
+        want.setdefault(pin.part, {})[pcb.pad_number(pin)] = "" if pin.net == "NC" else pin.net
+    assert set(want) == {ref for ref in board if not ref.startswith("H")}  # H: the mounting holes
+    assert board["S1"][1] == {"1": "3V3", "2": "HOLE1", "3": "GND"}  # SOT-23 (TI SLVSDC7): VCC, OUT, GND
+    for ref, pins in want.items():
+        pads = board[ref][1]
+        for number, net in pins.items():
+            assert pads[number] == net, "%s pad %s: %r on the board, %r in the schematic" % (ref, number,
+                                                                                         pads[number], net)
+        # and no pad of it joins a net the schematic does not give it
+        assert all(net == "" for number, net in pads.items() if number not in pins), ref
+
+
+def test_each_holes_pixel_and_sensor_sit_on_its_axis_pixel_up_sensor_down():
+    centres = pcb.holes()
+    parts = {p.ref: p for p in pcb.placement()}
+    assert len(centres) == 15
+    for h, (x, y) in enumerate(centres, 1):
+        d, sensor = parts["D%d" % h], parts["S%d" % h]
+        assert (d.x, d.y, d.side) == (x, y, "F") and (sensor.x, sensor.y, sensor.side) == (x, y, "B")
+
+
+def test_nothing_on_the_top_is_taller_than_the_pixels_that_rest_on_the_plate():
+    for p in pcb.placement():
+        if p.side == "F":
+            assert p.footprint.height <= pcb.TALLEST_TOP, p.ref
+
+
+def test_the_board_and_its_parts_fit_inside_the_box():
+    inner = box_inner(5, pcb.PITCH, pcb.PLATE_MARGIN, RING_WALL)
+    edge = pcb.outline()
+    cx, cy = sum(x for x, _ in inner) / 3, sum(y for _, y in inner) / 3
+    for (x, y), (ix, iy) in zip(edge, inner, strict=True):
+        assert (x - cx) ** 2 + (y - cy) ** 2 < (ix - cx) ** 2 + (iy - cy) ** 2  # every corner inside the walls
+    for p in pcb.placement():
+        w, h = p.footprint.courtyard
+        for dx in (-w, w):
+            for dy in (-h, h):
+                assert _inside(edge, p.x + dx, p.y + dy), p.ref
+
+
+def _inside(tri, x, y):
+    signs = []
+    for (ax, ay), (bx, by) in zip(tri, tri[1:] + tri[:1], strict=True):
+        signs.append((bx - ax) * (y - ay) - (by - ay) * (x - ax) > 0)
+    return all(signs) or not any(signs)
+
+
+def test_the_board_keeps_the_section_drawings_stack():
+    # the field and light figures assume a 1.6 mm board under a 1.6 mm pixel (drawings.py)
+    assert kicad_pcb.THICKNESS == PIXEL_PCB_T and fp.WS2812B.height == PIXEL_T == pcb.TALLEST_TOP
+
+
+def test_the_bom_and_the_placement_file_name_every_part_once(design):
+    parts = {p.ref for p in pcb.placement()}
+    bom = design[kicad_pcb.NAME + "-bom.csv"].splitlines()[1:]
+    named = []
+    for line in bom:
+        refs = re.match(r'[^,]+,("[^"]+"|[^,]+),', line).group(1).strip('"').split(",")
+        named += refs
+        assert "not chosen" not in line and line.split(",")[-1].strip()  # every line says what to buy
+    assert sorted(named) == sorted(parts)
+    placed = [line.split(",")[0] for line in design[kicad_pcb.NAME + "-positions.csv"].splitlines()[1:]]
+    assert sorted(placed) == sorted(parts)
+
+
+def test_the_router_keeps_two_nets_apart_and_names_a_net_it_cannot_route():
+    grid = Grid(0, 0, 10, 10, lambda x, y, m: 0 + m <= x <= 10 - m and m <= y <= 10 - m)
+    a1, a2 = Rect(2, 5, 0.5, 0.5, "F", "A"), Rect(8, 5, 0.5, 0.5, "F", "A")
+    wall = [Rect(5, y, 0.3, 0.3, "F", "W") for y in range(1, 10)]
+    router = Router(grid, [a1, a2] + wall)
+    router.route("A", [a1, a2], 0.25)  # over the wall of another net: through a via, on the other layer
+    assert router.vias and all(s.layer == "B" for s in router.segments if min(s.x1, s.x2) < 5 < max(s.x1, s.x2))
+    boxed = Rect(5, 5, 0.3, 0.3, "F", "B")
+    ring = [Rect(5 + dx, 5 + dy, 0.3, 0.3, "FB", "C", True) for dx in (-1, 0, 1) for dy in (-1, 0, 1) if dx or dy]
+    router = Router(Grid(0, 0, 10, 10, lambda x, y, m: True), [boxed, Rect(1, 1, 0.3, 0.3, "F", "B")] + ring)
+    with pytest.raises(RouteError) as e:
+        router.route("B", [boxed, Rect(1, 1, 0.3, 0.3, "F", "B")], 0.25)
+    assert e.value.net == "B"
+
+
+def test_kicad_drc_finds_no_error_and_nothing_unconnected(kicad):
+    verdict = pcb_files.check(BOARD, python=kicad)
+    assert verdict["min_clearance_mm"] == 0.2  # the project's rules were read, not KiCad's defaults
+    assert (verdict["violations"], verdict["unconnected"]) == (0, 0), verdict["report"]
+
+
+def _content(path):
+    """A fab file without the lines that carry the date or the tool's version."""
+    skip = ("G04 Created by", "%TF.CreationDate", "%TF.GenerationSoftware", "; DRILL file", "; #@! TF.CreationDate",
+            "; #@! TF.GenerationSoftware")
+    return [line for line in path.read_text().splitlines() if not line.startswith(skip)]
+
+
+def test_the_committed_gerbers_and_drill_files_are_kicads_export_of_the_committed_board(kicad, tmp_path):
+    verdict = pcb_files.check(BOARD, tmp_path, python=kicad)
+    made_by = re.search(r"GenerationSoftware,KiCad,Pcbnew,([^*]+)\*", (PCB / pcb_files.FAB / (
+        kicad_pcb.NAME + "-F_Cu.gtl")).read_text()).group(1)
+    if made_by != verdict["kicad"]:
+        pytest.skip("the committed fab files are KiCad %s's export, this is KiCad %s: `pegboard hardware pcb` "
+                    "rewrites them" % (made_by, verdict["kicad"]))
+    made = sorted(p.name for p in tmp_path.iterdir() if not p.name.endswith(".svg"))
+    kept = sorted(p.name for p in (PCB / pcb_files.FAB).iterdir())
+    assert made == kept
+    for name in ("F_Cu.gtl", "B_Cu.gbl", "F_Mask.gts", "B_Mask.gbs", "F_SilkS.gto", "B_SilkS.gbo", "Edge_Cuts.gm1",
+                 "PTH.drl", "NPTH.drl"):
+        assert "%s-%s" % (kicad_pcb.NAME, name) in kept
+    for name in kept:
+        assert _content(tmp_path / name) == _content(PCB / pcb_files.FAB / name), name
+
+
+def test_the_pcb_command_writes_the_design_files_and_says_what_it_did_not_check(tmp_path):
+    env = dict(os.environ, PYTHONPATH=str(ROOT / "host"))
+    run = subprocess.run([sys.executable, "-m", "pegboard", "hardware", "pcb", "--out", str(tmp_path / "b"),
+                          "--no-kicad"], capture_output=True, text=True, env=env, timeout=300)
+    assert run.returncode == 0, run.stderr
+    assert "not checked: --no-kicad" in run.stderr
+    assert (tmp_path / "b" / BOARD.name).read_text() == BOARD.read_text()
+    (tmp_path / "f").write_text("")
+    run = subprocess.run([sys.executable, "-m", "pegboard", "hardware", "pcb", "--out", str(tmp_path / "f")],
+                         capture_output=True, text=True, env=env, timeout=60)
+    assert run.returncode != 0 and "is a file, not a folder" in run.stderr
