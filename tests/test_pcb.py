@@ -107,6 +107,14 @@ def test_the_board_keeps_the_section_drawings_stack():
     assert kicad_pcb.THICKNESS == PIXEL_PCB_T and fp.WS2812B.height == PIXEL_T == pcb.TALLEST_TOP
 
 
+def test_the_readme_gives_the_usb_reach_the_geometry_gives():
+    # a plug meets its socket within 1.9 mm of the wall's outside: the Pico's socket is further in,
+    # so the build takes a panel-mount extension, and the README says how far
+    text = (PCB / "README.md").read_text()
+    assert "USB end %.1f mm from the box's" % pcb.usb_to_wall() in text and pcb.usb_to_wall() > 1.9
+    assert "Adafruit 3258" in text
+
+
 def test_the_bom_and_the_placement_file_name_every_part_once(design):
     parts = {p.ref for p in pcb.placement()}
     bom = design[kicad_pcb.NAME + "-bom.csv"].splitlines()[1:]

@@ -84,6 +84,18 @@ def placement(rows: int = 5) -> list[Placed]:
     return out
 
 
+PICO_LENGTH = 51.0  # mm, the Pico's board (Raspberry Pi, Pico datasheet, "Mechanical specification")
+
+
+def usb_to_wall(rows: int = 5) -> float:
+    """How far the Pico's USB end is from the box's inner wall, along the Pico's axis (mm)."""
+    pico = next(p for p in placement(rows) if p.ref == "U1")
+    x_end = pico.x - PICO_LENGTH / 2  # the USB end points left, along -x
+    (ax, ay), (bx, by) = box_inner(rows, PITCH, PLATE_MARGIN, RING_WALL)[:2]  # the left wall
+    x_wall = ax + (bx - ax) * (pico.y - ay) / (by - ay)
+    return round(x_end - x_wall, 1)
+
+
 def mounting_holes(rows: int = 5) -> list[tuple[float, float]]:
     """One M3 hole in each corner, 9 mm from it."""
     pts = outline(rows)
