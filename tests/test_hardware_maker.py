@@ -29,7 +29,7 @@ def steps():
 
 # -- 1. the controller fits the box ------------------------------------------------------------------
 @pytest.mark.parametrize("supply", ["usb", "external"])
-@pytest.mark.parametrize("board", [b for b in BOARDS if not b.startswith("shift")])
+@pytest.mark.parametrize("board", BOARDS)
 def test_the_controller_perfboard_fits_inside_the_box_with_its_usb_end_at_the_opening(board, supply):
     assert drawings.perfboard_rows(board, supply) <= drawings.PERFBOARD_ROWS
     rect = drawings.controller_rect()
@@ -47,9 +47,24 @@ def test_the_box_drawing_cuts_the_window_the_fit_uses():
     assert 'class="ring-window" points="%s"' % pts in svg
 
 
-def test_the_74hc165_option_needs_more_rows_and_the_readme_says_it_has_no_layout():
-    assert drawings.perfboard_rows("shift-74hc165") > drawings.PERFBOARD_ROWS
-    assert "the 74HC165 option has no layout in the 15-hole box" in " ".join(section("Box").split())
+def test_the_74hc165s_fit_on_the_stacked_board_over_the_controller_and_under_the_pixels():
+    assert drawings.stacked_rows("shift-74hc165") <= drawings.SHIFT_BOARD_ROWS
+    assert drawings.stacked_rows("pico-gpio") == 0
+    stacked = drawings.shift_board_rect()
+    assert drawings.inside_triangle(stacked, drawings.box_window()) >= -1e-9  # in the box
+    under = drawings.controller_rect()  # and over the controller board: each corner inside its rectangle
+    for x, y in stacked:
+        sides = [(b[0] - a[0]) * (y - a[1]) - (b[1] - a[1]) * (x - a[0]) for a, b in zip(under, under[1:] + under[:1],
+                                                                                        strict=True)]
+        assert all(s >= -1e-6 for s in sides) or all(s <= 1e-6 for s in sides)
+    assert abs(((stacked[0][0] - stacked[1][0]) ** 2 + (stacked[0][1] - stacked[1][1]) ** 2) ** 0.5
+               - drawings.SHIFT_BOARD_W) < 1e-9
+    assert drawings.TALLEST_PART < drawings.STANDOFF  # the controller board's parts stand under it
+    assert drawings.stack_room() > 0  # and its own under the pixel modules
+    box = " ".join(section("Box").split())
+    assert "%g mm standoffs" % drawings.STANDOFF in box and "quarter-sized Perma-Proto" in box
+    assert "none stands %g mm or more" % drawings.TALLEST_PART in box
+    assert "leaves %.1f mm under the pixel modules" % drawings.stack_room() in box
 
 
 # -- 2. C3 -----------------------------------------------------------------------------------------

@@ -67,6 +67,17 @@ MCU_ROWS = {"pico": 20, "feather": 16}
 AHCT125_ROWS = 7
 POWER_ROWS = 3
 HC165_ROWS = 8
+# The 74HC165 option's two chips go on a second board stacked over the controller board's far end
+# (no flat place in the box takes a second board beside the first): a quarter-sized Perma-Proto
+# (Adafruit 1608), 1.70 x 2.00 in with two 3.2 mm holes (Adafruit's Eagle outline,
+# adafruit/Adafruit-Perma-Proto-PCB), 17 rows, its 2.0 in across the controller board.
+SHIFT_BOARD_W = 2.0 * 25.4
+SHIFT_BOARD_L = 1.7 * 25.4
+SHIFT_BOARD_ROWS = 17
+PERFBOARD_T = 1.6    # assumption: 1.6 mm FR-4, both boards
+STANDOFF = 15.0      # M3 standoffs between the two boards
+TALLEST_PART = 12.0  # allowance, not a data-sheet figure: the tallest part on either board (a DIP in
+#                      its socket, the Pico on its headers, C1 standing) stays under it: check yours
 
 
 # --- geometry -----------------------------------------------------------------------------------
@@ -501,12 +512,33 @@ def usb_opening(rows: int = 5, pitch: float = PITCH, margin: float = 20.0) -> tu
 
 
 def perfboard_rows(board: str, supply: str = "usb") -> int:
-    """Rows of the perfboard a board file's controller needs: the microcontroller, the level
-    shifter, the power part (load switch adapter or supply diode), the 74HC165s."""
+    """Rows of the controller perfboard a board file needs: the microcontroller, the level shifter,
+    the power part (load switch adapter or supply diode). The 74HC165s go on the stacked board."""
     mcu = MCU_ROWS["feather" if board.startswith("feather") else "pico"]
-    chips = 2 * HC165_ROWS if board.startswith("shift") else 0
     assert supply in ("usb", "external")
-    return mcu + AHCT125_ROWS + POWER_ROWS + chips
+    return mcu + AHCT125_ROWS + POWER_ROWS
+
+
+def stacked_rows(board: str) -> int:
+    """Rows of the stacked board: the two 74HC165s (none without the option)."""
+    return 2 * HC165_ROWS if board.startswith("shift") else 0
+
+
+def shift_board_rect(rows: int = 5, pitch: float = PITCH, margin: float = 20.0) -> list[tuple[float, float]]:
+    """The stacked board's corners, seen from above: over the controller board's far end."""
+    p1, p2, p3, p4 = controller_rect(rows, pitch, margin)
+    t = 1 - SHIFT_BOARD_L / PERFBOARD_L  # from the USB end, where the stacked board starts
+    q1 = (p1[0] + (p4[0] - p1[0]) * t, p1[1] + (p4[1] - p1[1]) * t)
+    q2 = (p2[0] + (p3[0] - p2[0]) * t, p2[1] + (p3[1] - p2[1]) * t)
+    return [q1, q2, p3, p4]
+
+
+def stack_room() -> float:
+    """What the box's depth leaves above the stacked board's tallest part, under the pixel
+    modules (each hangs its pixel, its breakout and its sensor below the plate), in mm."""
+    modules = PIXEL_T + PIXEL_PCB_T + SENSOR_T
+    stack = PERFBOARD_T + STANDOFF + PERFBOARD_T + TALLEST_PART
+    return RINGS * RING_T - modules - stack
 
 
 def controller_rect(rows: int = 5, pitch: float = PITCH, margin: float = 20.0) -> list[tuple[float, float]]:
