@@ -34,18 +34,21 @@ def test_ten_undo_redo_cycles_of_the_winning_jump_score_one_win(runtime):
 
 def test_the_chip_time_of_the_simulated_board_counts_the_flash():
     """A foreign NVM record is rewritten at start-up: an erase and 16 page programs, 448 ms at the
-    data sheet's worst, during which the chip runs nothing; the simulator's chip time says so."""
-    sim = Simulator(runtime="chip")
+    data sheet's worst, during which the chip runs nothing; the simulator's chip time says so. On the
+    thumb runtime: its chip time is the emulated chip's cycles, so a loaded machine cannot stretch
+    the `stats` pass that compiles its module (chipvm's assumed factor puts that pass near the
+    watchdog's 4 s; thumbvm ~0.9 s, CircuitPython's own binary 0.34 s: bench/results.json)."""
+    sim = Simulator(runtime="thumb")
     sim.nvm[0:16] = b"XX" + bytes(14)  # not erased, not a pegboard record
     with sim, BoardClient(sim.data_path) as b:
-        # a chip VM starting on a busy machine: a request that lands while the port comes up may be
+        # a chip runtime starting on a busy machine: a request that lands while the port comes up may be
         # dropped with the half-received input (docs/protocol.md, DTR), so ask again, as a host would
         until(lambda: b.request("info", timeout=2), 30, "the board's first answer", ignore=(BoardError,))
         # the flash time is reported at the watchdog's feed, which closes the pass: after the
         # reply when `info` is answered in the first pass
         st = until(lambda: (lambda s: s if s["flash_ms"] else None)(sim.control("status")), 5, "the flash time")
         assert st["flash_ms"] == 448 and st["longest_pass_ms"] >= 448
-        assert b.request("stats", timeout=30)["nvm_erases"] == 1  # the chip VM on a loaded machine is slow
+        assert b.request("stats", timeout=60)["nvm_erases"] == 1  # the emulated chip is slow in PC time
         sim.control("fill", empty=1)  # a new game: its entry is one page program, 3 ms at worst
         sim.control("wait_idle")
         assert sim.control("status")["flash_ms"] == 451
