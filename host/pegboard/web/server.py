@@ -197,6 +197,11 @@ class WebServer:
         sender = asyncio.ensure_future(self._sender(v))
         try:
             async for message in ws:
+                # a page whose own answers pile up is read no further until they go out: its
+                # requests wait in its socket (it slows itself), instead of it being closed as too
+                # far behind, and the others are served meanwhile
+                while v.queue.qsize() >= BACKLOG // 2 and not v.closed:
+                    await asyncio.sleep(0.01)
                 if isinstance(message, str) and len(message) <= MESSAGE_MAX:
                     await self._message(v, message)
         except ConnectionClosed:
