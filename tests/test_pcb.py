@@ -184,3 +184,18 @@ def test_the_pcb_command_writes_the_design_files_and_says_what_it_did_not_check(
     run = subprocess.run([sys.executable, "-m", "pegboard", "hardware", "pcb", "--out", str(tmp_path / "f")],
                          capture_output=True, text=True, env=env, timeout=60)
     assert run.returncode != 0 and "is a file, not a folder" in run.stderr
+
+
+def test_a_sides_picture_is_in_micrometres_every_coordinate_and_colour_kept():
+    # browsers clamp lengths as large as a board's in nanometres: every coordinate is scaled, a path's
+    # first one glued to its command letter as much as the rest; colours and small widths stay
+    from pegboard.hardware.pcb_picture import compose
+
+    plot = ('<svg width="29.7cm" viewBox="0 0 297002200 210007200"><title>x</title>'
+            '<g style="fill:#000000; stroke-width:180000;"><path d="M85983857 45642900\nL85298142 45642900\n" />'
+            '<circle cx="64051000.000000" cy="73476000.000000" r="800000.000000" /></g></svg>')
+    edge = '<svg viewBox="0 0 1 1"><path d="M13124300 15000000\nL158157600 140603100\n" /></svg>'
+    out = compose({"SilkS": plot, "Edge_Cuts": edge}, "t")
+    assert 'd="M85983.9 45642.9\nL85298.1 45642.9' in out and 'cx="64051" cy="73476" r="800"' in out
+    assert "stroke-width:180;" in out and "#f4f4f4" in out and "#000000" not in out
+    assert 'viewBox="11124 13000 149033 129603"' in out  # the edge's extent, 2 mm round it

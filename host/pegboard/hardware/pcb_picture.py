@@ -18,7 +18,7 @@ def _body(svg: str) -> str:
     body = re.sub(r"<title>.*?</title>|<desc>.*?</desc>", "", body, flags=re.S)
     # every length of 10 um or more, in um (smaller numbers are widths, opacities; colours are not
     # numbers: left as they are)
-    return re.sub(r"(?<![#\w.])(\d{5,})(\.\d+)?", lambda m: "%g" % (float(m.group(0)) / (NM / UM)), body)
+    return re.sub(r"(?<![#\d.])(\d{5,})(\.\d+)?", lambda m: "%g" % (float(m.group(0)) / (NM / UM)), body)
 
 
 def _extent(svg: str) -> tuple[float, float, float, float]:
