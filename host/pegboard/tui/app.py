@@ -34,10 +34,10 @@ from pegboard.tui.words import (batch_text, clock_text, count, demo_move_text, g
 # four lines at 80 columns: the holes get the rest
 HOW_HAND = ("Move: click (or Enter, space on) the peg that jumps, the hole it lands in, then the peg "
             "jumped over; arrows or a hole's number move the cursor. c clears, g plays from there, "
-            "r lists kept games, v where a lost game went wrong.")
+            "r lists kept games, v where a lost game went wrong, z sets a puzzle.")
 HOW_BOARD = ("Move the real pegs: lift the jumping peg, put it in the empty hole, pull the jumped one. "
              "Take every peg out to end a game; set any pegs and press g to play from there; "
-             "r shows the games the board keeps, v where a lost game went wrong.")
+             "r shows the games the board keeps, v where a lost game went wrong, z sets a puzzle.")
 WATCH_HELP = "search: ◎ a jump tried, ✕ taken back (space steps)"  # one line at 80 columns
 
 
