@@ -37,7 +37,7 @@ def test_the_chip_time_of_the_simulated_board_counts_the_flash():
     data sheet's worst, during which the chip runs nothing; the simulator's chip time says so. On the
     thumb runtime: its chip time is the emulated chip's cycles, so a loaded machine cannot stretch
     the `stats` pass that compiles its module (chipvm's assumed factor puts that pass near the
-    watchdog's 4 s; thumbvm ~0.9 s, CircuitPython's own binary 0.34 s: bench/results.json)."""
+    watchdog's 4 s; thumbvm 0.69 s, CircuitPython's own binary 0.34 s: bench/results.json)."""
     sim = Simulator(runtime="thumb")
     sim.nvm[0:16] = b"XX" + bytes(14)  # not erased, not a pegboard record
     with sim, BoardClient(sim.data_path) as b:
