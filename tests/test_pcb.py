@@ -12,7 +12,7 @@ import pytest
 
 from pegboard.hardware import footprints as fp
 from pegboard.hardware import kicad_pcb, pcb, pcb_files
-from pegboard.hardware.drawings import PIXEL_PCB_T, PIXEL_T, RING_WALL, box_inner
+from pegboard.hardware.drawings import PIXEL_PCB_T, PIXEL_T, box_window, inside_triangle
 from pegboard.hardware.router import Grid, Rect, RouteError, Router
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -83,7 +83,7 @@ def test_nothing_on_the_top_is_taller_than_the_pixels_that_rest_on_the_plate():
 
 
 def test_the_board_and_its_parts_fit_inside_the_box():
-    inner = box_inner(5, pcb.PITCH, pcb.PLATE_MARGIN, RING_WALL)
+    inner = box_window(5, pcb.PITCH, pcb.PLATE_MARGIN)
     edge = pcb.outline()
     cx, cy = sum(x for x, _ in inner) / 3, sum(y for _, y in inner) / 3
     for (x, y), (ix, iy) in zip(edge, inner, strict=True):
@@ -92,14 +92,7 @@ def test_the_board_and_its_parts_fit_inside_the_box():
         w, h = p.footprint.courtyard
         for dx in (-w, w):
             for dy in (-h, h):
-                assert _inside(edge, p.x + dx, p.y + dy), p.ref
-
-
-def _inside(tri, x, y):
-    signs = []
-    for (ax, ay), (bx, by) in zip(tri, tri[1:] + tri[:1], strict=True):
-        signs.append((bx - ax) * (y - ay) - (by - ay) * (x - ax) > 0)
-    return all(signs) or not any(signs)
+                assert inside_triangle([(p.x + dx, p.y + dy)], edge) >= 0, p.ref
 
 
 def test_the_board_keeps_the_section_drawings_stack():

@@ -277,14 +277,9 @@ def lying_field(magnet: Magnet = MAGNET) -> float:
     return worst
 
 
-def gauged_extra() -> float:
-    """What the glue-gap gauge lets the glue add to the designed gap at most."""
-    return GAUGE_TOL
-
-
 def gauged_net(magnet: Magnet = MAGNET) -> float:
     """The own peg's field less all the other pegs', with the sensor set by the gauge (worst case)."""
-    return own_field(magnet, gauged_extra()) - neighbours_field(magnet)
+    return own_field(magnet, GAUGE_TOL) - neighbours_field(magnet)
 
 
 @lru_cache(maxsize=None)
@@ -479,11 +474,6 @@ def _inset(outline: list[tuple[float, float]], d: float) -> list[tuple[float, fl
     return out
 
 
-def box_inner(rows: int, pitch: float, margin: float, inset: float) -> list[tuple[float, float]]:
-    """The plate's outline moved in by `inset` on every edge (RING_WALL: the box's inside)."""
-    return _inset(plate_outline(Board(rows), pitch, margin), inset)
-
-
 def ring_with_notch(outline: list[tuple[float, float]], window: list[tuple[float, float]], edge: int,
                     width: float) -> list[tuple[float, float]]:
     """One closed cut path: the ring between `outline` and `window` with a gap `width` wide in the
@@ -499,9 +489,11 @@ def ring_with_notch(outline: list[tuple[float, float]], window: list[tuple[float
     return [p2, outline[j], outline[k], outline[i], p1, q1, window[i], window[k], window[j], q2]
 
 
-def box_window(rows: int = 5, pitch: float = PITCH, margin: float = 20.0) -> list[tuple[float, float]]:
-    """The box's inner outline: the plate's outline moved in by the rings' wall (box_svg's window)."""
-    return _inset(plate_outline(Board(rows), pitch, margin), RING_WALL)
+def box_window(rows: int = 5, pitch: float = PITCH, margin: float = 20.0,
+               inset: float = RING_WALL) -> list[tuple[float, float]]:
+    """The box's inner outline: the plate's outline moved in by the rings' wall (box_svg's window);
+    or by `inset`."""
+    return _inset(plate_outline(Board(rows), pitch, margin), inset)
 
 
 def usb_opening(rows: int = 5, pitch: float = PITCH, margin: float = 20.0) -> tuple[float, float]:

@@ -191,10 +191,12 @@ BUY = {
 
 
 def _buy(what: str) -> tuple[str, str, str]:
-    for key, row in BUY.items():
-        if key in what:
-            return row
-    raise KeyError("no order line for %r" % what)
+    """The order line of a part by its schematic description: the longest key in it ("0.1 uF",
+    not the "1 uF" inside it)."""
+    keys = [key for key in BUY if key in what]
+    if not keys:
+        raise KeyError("no order line for %r" % what)
+    return BUY[max(keys, key=len)]
 
 
 def bom_csv(s: Schematic, parts: list[Placed]) -> str:

@@ -25,7 +25,7 @@ def drc(board, out_dir):
     return found, text
 
 
-def plot(board, out_dir, name):
+def plot(board, out_dir):
     ctl = pcbnew.PLOT_CONTROLLER(board)
     opts = ctl.GetPlotOptions()
     opts.SetOutputDirectory(out_dir)
@@ -65,7 +65,7 @@ def main():
     pcbnew.ZONE_FILLER(board).Fill(board.Zones())
     found, text = drc(board, out_dir)
     rules = board.GetDesignSettings()
-    files = plot(board, out_dir, os.path.splitext(os.path.basename(path))[0]) if "--check-only" not in sys.argv else []
+    files = plot(board, out_dir) if "--check-only" not in sys.argv else []
     print(json.dumps({"violations": found.get("DRC violations"), "unconnected": found.get("unconnected pads"),
                       "min_clearance_mm": rules.m_MinClearance / 1e6, "kicad": pcbnew.Version(),
                       "report": text, "files": files}))

@@ -16,7 +16,7 @@ from pegcore.geometry import Board
 
 from pegboard.hardware import footprints as fp
 from pegboard.hardware.boards import board_file
-from pegboard.hardware.drawings import PITCH, RING_WALL, box_inner
+from pegboard.hardware.drawings import PITCH, RING_WALL, box_window, inside_triangle
 from pegboard.hardware.plate import holes_on_plate
 from pegboard.hardware.router import PITCH as GRID, WIDTHS, Grid, Rect, RouteError, Router, Segment
 from pegboard.hardware.schematic import Pin, Schematic, build
@@ -40,7 +40,7 @@ class Placed(NamedTuple):
 
 def outline(rows: int = 5) -> list[tuple[float, float]]:
     """The board's edge: the box's inside, less BOX_GAP all round."""
-    return box_inner(rows, PITCH, PLATE_MARGIN, RING_WALL + BOX_GAP)
+    return box_window(rows, PITCH, PLATE_MARGIN, RING_WALL + BOX_GAP)
 
 
 def holes(rows: int = 5) -> list[tuple[float, float]]:
@@ -91,7 +91,7 @@ def usb_to_wall(rows: int = 5) -> float:
     """How far the Pico's USB end is from the box's inner wall, along the Pico's axis (mm)."""
     pico = next(p for p in placement(rows) if p.ref == "U1")
     x_end = pico.x - PICO_LENGTH / 2  # the USB end points left, along -x
-    (ax, ay), (bx, by) = box_inner(rows, PITCH, PLATE_MARGIN, RING_WALL)[:2]  # the left wall
+    (ax, ay), (bx, by) = box_window(rows, PITCH, PLATE_MARGIN)[:2]  # the left wall
     x_wall = ax + (bx - ax) * (pico.y - ay) / (by - ay)
     return round(x_end - x_wall, 1)
 
@@ -140,23 +140,6 @@ def pads(parts: list[Placed], s: Schematic) -> list[tuple[Placed, fp.Pad, Rect]]
     return out
 
 
-def _inside_triangle(pts: list[tuple[float, float]]):
-    """inside(x, y, margin): the point is at least margin inside the triangle."""
-    edges = []
-    for k in range(3):
-        (ax, ay), (bx, by) = pts[k], pts[(k + 1) % 3]
-        nx, ny = by - ay, ax - bx
-        n = math.hypot(nx, ny)
-        cx, cy = pts[(k + 2) % 3]
-        sign = 1 if (cx - ax) * nx + (cy - ay) * ny > 0 else -1
-        edges.append((ax, ay, sign * nx / n, sign * ny / n))
-
-    def inside(x: float, y: float, margin: float) -> bool:
-        return all((x - ax) * nx + (y - ay) * ny >= margin for ax, ay, nx, ny in edges)
-
-    return inside
-
-
 ROUTE_ORDER = ("DIN", "PIXEL", "HOLE", "BUTTON", "CT", "VBUS", "GND", "3V3", "5V")
 
 
@@ -198,7 +181,7 @@ def _router(rows: int, placed: list[tuple[Placed, fp.Pad, Rect]]) -> Router:
     px, py = next((r.x, r.y) for p, pad, r in placed if p.ref == "U1" and pad.number == "1")
     x0 = px - math.ceil((px - min(xs)) / GRID) * GRID
     y0 = py - math.ceil((py - min(ys)) / GRID) * GRID
-    grid = Grid(x0, y0, max(xs), max(ys), _inside_triangle(edge))
+    grid = Grid(x0, y0, max(xs), max(ys), lambda x, y, room: inside_triangle([(x, y)], edge) >= room)
     for x, y in mounting_holes(rows):
         r = fp.MOUNTING_HOLE_D / 2
         grid.claim("FB", "#hole", lambda px, py, x=x, y=y: math.hypot(px - x, py - y), r + 0.25 + 0.2, (x, y, x, y),

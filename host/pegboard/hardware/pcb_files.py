@@ -89,13 +89,14 @@ def write(out: Path, kicad: bool = True) -> tuple[list[Path], dict | None]:
     for name, text in design_files().items():
         (out / name).write_text(text)
         written.append(out / name)
-    if not kicad or kicad_python() is None:
+    exe = kicad_python() if kicad else None
+    if exe is None:
         return written, None
     fab = out / FAB
     if fab.exists():
         shutil.rmtree(fab)
     fab.mkdir()
-    verdict = check(out / (kicad_pcb.NAME + ".kicad_pcb"), fab)
+    verdict = check(out / (kicad_pcb.NAME + ".kicad_pcb"), fab, exe)
     written += pictures(fab, out)
     written += sorted(fab.iterdir())
     return written, verdict

@@ -151,14 +151,12 @@ class Router:
         self.grid.claim(lays, p.net, lambda x, y: _rect_dist(p, x, y), CLEARANCE + HALF_MAX + 0.03, box,
                         CLEARANCE + VIA_D / 2 + 0.05)
         if not p.tht:  # no via in or beside a surface pad, of any net: solder would wick down it
-            g = self.grid
-            for j in range(g.ny):
-                y = g.y0 + j * PITCH
-                if abs(y - p.y) > p.hh + 0.6:
-                    continue
-                for i in range(g.nx):
-                    x = g.x0 + i * PITCH
-                    if _rect_dist(p, x, y) < VIA_D / 2 + 0.1:
+            g, reach = self.grid, VIA_D / 2 + 0.1
+            for j in range(max(0, int((p.y - p.hh - reach - g.y0) / PITCH)),
+                           min(g.ny, int((p.y + p.hh + reach - g.y0) / PITCH) + 2)):
+                for i in range(max(0, int((p.x - p.hw - reach - g.x0) / PITCH)),
+                               min(g.nx, int((p.x + p.hw + reach - g.x0) / PITCH) + 2)):
+                    if _rect_dist(p, g.x0 + i * PITCH, g.y0 + j * PITCH) < reach:
                         g.via[j * g.nx + i] = -1
 
     def _inside(self, p: Rect, lay: str) -> list[tuple[str, int, int]]:
