@@ -57,6 +57,12 @@ class App:
         self.link = Link(hw.serial)
         self.limiter = Limiter(cfg.current_ma, cfg.brightness)
         self.theme = cfg.theme
+        self.motion = None  # type: Any  # pegfw.motion while PEGBOARD_ROLES is "motion" (set_roles)
+        self.set_roles(cfg.roles)
+        self.sound = None  # type: Any  # pegfw.sound.Player on a board with a piezo
+        piezo = getattr(hw, "piezo", None)
+        if piezo is not None:
+            self.sound = ondemand.load("pegfw.sound").Player(piezo, hw.ticks_ms, cfg.volume, cfg.quiet)
         self.table = table
         self.advisor = Advisor(self.board, self.table)
         self.store = Store(hw.nvm, cfg.rows, hw.ticks_ms)
@@ -144,6 +150,28 @@ class App:
             self.job.cancel(self, "stopped")
         self.shows.stop()
         return was
+
+    # -- the senses: roles in time, tunes ------------------------------------------------------
+    def set_roles(self, mode):
+        """"motion": each role's lights follow its pattern in time (pegfw.motion, loaded for it);
+        "colour": by colour alone (the module leaves the heap)."""
+        if mode == "motion":
+            self.motion = ondemand.load("pegfw.motion")
+        else:
+            self.motion = None
+            ondemand.unload("pegfw.motion")
+        self.last_frame = None
+
+    def roles(self):
+        return "colour" if self.motion is None else "motion"
+
+    def chime(self, name):
+        """Play tune `name` (pegfw.sound.TUNES) on a board with a piezo, and tell the host."""
+        s = self.sound
+        if s is not None and s.play(name, self.hw.ticks_ms()):
+            self.link.event("tune", {"name": name})
+            return True
+        return False
 
     # -- parts that exist while they work ------------------------------------------------------
     def start_guide(self, jumps):
@@ -470,7 +498,10 @@ class App:
         if self.shows.show is None and self.last_frame is not None and ticks_diff(now, self.next_frame) < 0 \
                 and self.tracker.version == self.base_version:
             return
-        frame = self.limiter.limit(self._frame(now))
+        raw = self._frame(now)
+        frame = self.limiter.limit(raw)
+        if self.motion is not None and self.shows.kind != "over":  # (the celebration's own colours)
+            frame = self.motion.apply(raw, frame, now)
         self.next_frame = now + FRAME_MS
         if frame != self.last_frame:
             self.hw.show(frame)
@@ -503,6 +534,8 @@ class App:
                 self.job.run(self)
             if not hint_coming or self.tracker.version != self.base_version:
                 self.draw(now)  # a show's next frame waits for the release's hint; the pegs do not
+            if self.sound is not None:
+                self.sound.poll(now)  # the next note when this one's time is up
             if self.updating and ticks_diff(now, self.quiet_until) >= 0:
                 self._quiet_over()  # no reset came: the deploy was given up, or failed
             if self.store.low_on_room() and self._quiet(now) and not self.updating:

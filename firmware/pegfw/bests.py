@@ -87,6 +87,7 @@ def scored(self, pegs, verdict, met, secs):
             was = best_of(st, st.start, st.goal)
             self.link.event("best", {"pegs": pegs, "seconds": secs,
                                      "before": {"pegs": was[0], "seconds": was[1]} if was else None})
+            self.chime("best")  # after the game's tune
             best = take(st, pegs, secs)
     st.game_over(pegs, best)
     if self.shows.kind not in ("demo", "watch"):

@@ -21,7 +21,10 @@ UPDATING = 0x281400   # empty holes while a deploy rewrites the drive (`quiet`):
 # wooden game's colours, by hole (WOODEN); with "pegs" each peg of a game keeps its own colour as
 # it jumps (pegcore.pegcolours.HUES, loaded only for this theme: pegfw.peg_theme).
 THEMES = ("plain", "wooden", "pegs")
-WOODEN = (0xFF0000, 0x0000FF, 0xFFC800)
+# (the red is not ERROR's 0xFF0000: each role's colour is that role's alone, as pegfw.motion needs)
+WOODEN = (0xFF0008, 0x0000FF, 0xFFC800)
+# PEGBOARD_ROLES, the `roles` request: roles told by colour alone, or by a pattern in time too
+ROLE_MODES = ("colour", "motion")
 
 
 def rgb(r, g, b):

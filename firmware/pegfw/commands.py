@@ -28,7 +28,7 @@ COMMANDS = {"state": EVERYDAY, "hint": EVERYDAY, "stop": EVERYDAY, "quiet": EVER
             "setup": POSITION,
             "challenge": POSITION,
             "info": BOARD, "brightness": BOARD, "theme": BOARD, "stats": BOARD, "selftest": BOARD,
-            "bests": BOARD, "puzzle": "pegfw.puzzles",
+            "bests": BOARD, "roles": BOARD, "sound": BOARD, "puzzle": "pegfw.puzzles",
             "records": "pegfw.store_records"}  # (no name of its own: the chip keeps this module's globals)
 
 
@@ -49,7 +49,7 @@ def cmd_state(app, rid, req, now):
             "pull": holes_of(t.pending), "show": _show(app, now),
             "lights": [[c >> 16, c >> 8 & 255, c & 255] for c in frame],
             "ma": estimate_ma(frame),
-            "brightness": app.limiter.brightness, "theme": app.theme,
+            "brightness": app.limiter.brightness, "theme": app.theme, "roles": app.roles(),
             "seq": app.link.seq, "dropped": app.link.dropped}
 
 

@@ -6,7 +6,7 @@ must be quoted strings; number keys take an integer, bare or quoted. Every bad v
 each on its own console line; the first one's blink code is shown (docs/architecture.md, "Reading
 settings.toml", has the whole rule)."""
 
-from pegfw.colors import THEMES
+from pegfw.colors import ROLE_MODES, THEMES
 from pegfw.lights import CURRENT_MA_DEFAULT, CURRENT_MA_MAX, CURRENT_MA_MIN
 
 ORDERS = ("RGB", "GRB", "RBG", "GBR", "BRG", "BGR", "RGBW", "GRBW")
@@ -20,7 +20,9 @@ BLINK_VALUE = 6      # a malformed value: unquoted word, not a number, out of ra
 
 KEYS = ("PEGBOARD_ROWS", "PEGBOARD_SENSORS", "PEGBOARD_SENSOR_PINS", "PEGBOARD_SR_CLOCK", "PEGBOARD_SR_DATA",
         "PEGBOARD_SR_LATCH", "PEGBOARD_SENSOR_ACTIVE", "PEGBOARD_PIXEL_PIN", "PEGBOARD_PIXEL_ORDER",
-        "PEGBOARD_BUTTON_PIN", "PEGBOARD_BRIGHTNESS", "PEGBOARD_CURRENT_MA", "PEGBOARD_THEME")
+        "PEGBOARD_BUTTON_PIN", "PEGBOARD_BRIGHTNESS", "PEGBOARD_CURRENT_MA", "PEGBOARD_THEME", "PEGBOARD_ROLES",
+        "PEGBOARD_PIEZO_PIN", "PEGBOARD_VOLUME", "PEGBOARD_QUIET_HOURS")
+VOLUME_DEFAULT = 50  # percent: the piezo's duty is half this (pegfw.sound)
 
 
 class ConfigError(Exception):
@@ -49,6 +51,24 @@ class Config:
     brightness = 40
     current_ma = CURRENT_MA_DEFAULT
     theme = "plain"
+    roles = "colour"   # "motion": each role's lights follow a pattern in time (pegfw.motion)
+    piezo_pin = ""     # none: a board without the part is silent
+    volume = VOLUME_DEFAULT
+    quiet = None       # quiet hours (from hour, to hour), or None
+
+
+def parse_quiet(text):
+    """PEGBOARD_QUIET_HOURS and the `sound` request's `quiet`: "22-7" (whole hours 0..23, from
+    22:00 to 07:00) -> (22, 7); "" -> None; anything else ValueError."""
+    if not text:
+        return None
+    parts = text.split("-")
+    if len(parts) != 2:
+        raise ValueError(text)
+    a, b = int(parts[0]), int(parts[1])
+    if not (0 <= a <= 23 and 0 <= b <= 23) or a == b:
+        raise ValueError(text)
+    return (a, b)
 
 
 class _Reader:
@@ -87,7 +107,7 @@ class _Reader:
 
     def text(self, key, choices=None, default=None):
         v = self.get(key, default)
-        if v is None:
+        if v is None or v == default == "":  # absent (or written empty) where empty means none
             return default
         if not isinstance(v, str) or not v:
             self.bad(BLINK_VALUE, '%s must be a quoted string (write %s = "...")' % (key, key))
@@ -142,6 +162,14 @@ def load(getenv):
     c.brightness = r.number("PEGBOARD_BRIGHTNESS", 1, 100, 40)
     c.current_ma = r.number("PEGBOARD_CURRENT_MA", CURRENT_MA_MIN, CURRENT_MA_MAX, CURRENT_MA_DEFAULT)
     c.theme = r.text("PEGBOARD_THEME", THEMES, "plain")
+    c.roles = r.text("PEGBOARD_ROLES", ROLE_MODES, "colour")
+    c.piezo_pin = r.text("PEGBOARD_PIEZO_PIN", None, "") or ""
+    c.volume = r.number("PEGBOARD_VOLUME", 0, 100, VOLUME_DEFAULT)
+    quiet = r.text("PEGBOARD_QUIET_HOURS", None, "")
+    try:
+        c.quiet = parse_quiet(quiet)
+    except ValueError:
+        r.bad(BLINK_VALUE, 'PEGBOARD_QUIET_HOURS must be "FROM-TO" in whole hours 0..23 (write "22-7"), not %r' % quiet)
     if r.problems:
         raise ConfigError(r.problems)
     return c
@@ -154,7 +182,8 @@ def pin_roles(c):
     else:
         out = [("PEGBOARD_SR_CLOCK", c.sr_clock), ("PEGBOARD_SR_DATA", c.sr_data),
                ("PEGBOARD_SR_LATCH", c.sr_latch)]
-    return out + [("PEGBOARD_PIXEL_PIN", c.pixel_pin), ("PEGBOARD_BUTTON_PIN", c.button_pin)]
+    out += [("PEGBOARD_PIXEL_PIN", c.pixel_pin), ("PEGBOARD_BUTTON_PIN", c.button_pin)]
+    return out + [("PEGBOARD_PIEZO_PIN", c.piezo_pin)] if c.piezo_pin else out
 
 
 def check_pins(c, lookup):

@@ -15,6 +15,7 @@ class Devices:
         self.reset = reset          # microcontroller.reset (a hard reset: boot.py runs again), or None
         self.debounce_ms = None     # (least, most) the button's debounce delays its release, if known
         self.console = None         # usb_cdc.console, if the REPL's port is enabled
+        self.piezo = None           # pwmio.PWMOut (variable frequency) on PEGBOARD_PIEZO_PIN, if fitted
 
     def show(self, frame):
         px = self.pixels

@@ -48,6 +48,7 @@ def take_events(self, events):
             self.cancel_job()
             self.after_hint(self.store.move, e[JUMP])
             self.link.event("move", {"move": b.move_of(e[JUMP]), "pegs_left": e[PEGS_LEFT]})
+            self.chime("click")
             if self.guide is not None:
                 ended = self.guide.moved(e[JUMP])
                 if ended == "replan":  # played on past a move off its line: a new line from here
@@ -64,6 +65,7 @@ def take_events(self, events):
                 self.guide.replan(self)
         elif name == "illegal":
             self.link.event("illegal", {"holes": e[HOLES]})
+            self.chime("buzz")
         elif name == "recovered":
             self.link.event("recovered")
         elif name == "game_over":
@@ -75,6 +77,8 @@ def take_events(self, events):
             if t.goal:  # judged as a challenge too
                 fields.update(self.challenge_on().verdict(t.position))
             self.link.event("game_over", fields)
+            won = e[PEGS_LEFT] == 1 and fields.get("in_finish") is not False and fields.get("met") is not False
+            self.chime("win" if won else "lost")
             self.guide_off("game_over")  # (a guide whose line was played out has ended already)
             # a puzzle solved, a personal best, the record and the show: their code is compiled, so
             # after a coming hint's lights

@@ -1,5 +1,6 @@
 """The one seam to the hardware: the only firmware module that imports CircuitPython's hardware
-modules (boot.py imports usb_cdc alone). Everything else gets plain objects built here from
+modules (board, digitalio, keypad, microcontroller, neopixel_write, neopixel, pwmio, supervisor,
+usb_cdc; boot.py imports usb_cdc alone). Everything else gets plain objects built here from
 settings.toml (pegfw.devices.Devices). Needed at start-up only: code.py drops it from the heap
 once the game runs."""
 
@@ -38,6 +39,7 @@ ERROR_PIXELS = 15
 # by the firmware's estimate (pegfw.lights.estimate_ma), and like every frame the firmware sends
 # it passes the current limiter (early_limiter): under a budget below that it is dimmer still
 FIRST_LIGHT = 0x0C0818
+PIEZO_HZ = 4000  # the piezo's starting frequency: its resonance (hardware/README.md, Sound)
 
 
 def _lookup(name):
@@ -131,6 +133,11 @@ def build(cfg, early=None):
         watchdog.mode = RESET_MODE
     devices = Devices(sensors, button, pixels, serial, microcontroller.nvm, watchdog, keypad.Event(),
                       supervisor.ticks_ms, microcontroller.reset)
+    if cfg.piezo_pin:  # silent until a tune plays (pegfw.sound); the frequency changes per note
+        import pwmio  # only with the part: a board without it never needs the module
+
+        devices.piezo = pwmio.PWMOut(_lookup(cfg.piezo_pin), duty_cycle=0, frequency=PIEZO_HZ,
+                                     variable_frequency=True)
     devices.console = usb_cdc.console  # the loop prints only when that cannot block (Devices.console_idle)
     scan_ms = int(SCAN_S * 1000)
     devices.debounce_ms = ((BUTTON_DEBOUNCE - 1) * scan_ms, BUTTON_DEBOUNCE * scan_ms)

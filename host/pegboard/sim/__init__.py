@@ -1,5 +1,5 @@
 """The simulated device: the unchanged firmware on the PC, fake hardware only at the lowest layer
-(pins, keypad, neopixel_write, usb_cdc, microcontroller, supervisor, watchdog), reachable over
+(pins, keypad, neopixel_write, pwmio, usb_cdc, microcontroller, supervisor, watchdog), reachable over
 pseudo-terminals exactly like the real board's USB serial port. `pegboard.sim.simulator.Simulator`
 is the board; `pegboard.sim.errors.SimError` what it raises.
 

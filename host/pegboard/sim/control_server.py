@@ -26,7 +26,7 @@ class ControlServer:
             "lift": self.lift, "place": self.place, "fill": self.fill, "clear": self.clear, "set": self.set,
             "press": self.press, "bounce": self.bounce, "power_cycle": self.power_cycle, "hang": self.hang,
             "unplug": self.unplug, "replug": self.replug, "close_port": self.close_port,
-            "open_port": self.open_port, "pixels": self.pixels, "sensors": self.sensors,
+            "open_port": self.open_port, "pixels": self.pixels, "tones": self.tones, "sensors": self.sensors,
             "status": self.status, "wait_idle": self.wait_idle,
         }
 
@@ -174,6 +174,9 @@ class ControlServer:
 
     def pixels(self, req: dict[str, Any], rid: Any) -> dict[str, Any]:
         return self.sim.leds.reading()
+
+    def tones(self, req: dict[str, Any], rid: Any) -> dict[str, Any]:
+        return self.sim.piezo.reading()
 
     def sensors(self, req: dict[str, Any], rid: Any) -> dict[str, Any]:
         return {"pegs": self.sim.peg_list(), "button": bool(self.sim.button)}

@@ -27,6 +27,7 @@ from pegboard.sim.event_loop import EventLoop, Handlers, Timers, Watchdog
 from pegboard.sim.firmware_child import DEFAULT_HEAP, RUNTIMES, FirmwareChild, lib_dir
 from pegboard.sim.idle_wait import DEADLINE_S, IdleWaits
 from pegboard.sim.led_chain import LedChain
+from pegboard.sim.piezo import PiezoLog
 from pegboard.sim.settings import raw_settings, read_settings
 
 __all__ = ["Simulator", "SimError"]
@@ -148,6 +149,7 @@ class Simulator:
         self.watchdog_resets = 0
         self.child: FirmwareChild | None = None
         self.leds = LedChain(self.holes, str(self.settings.get("PEGBOARD_PIXEL_ORDER", "GRB")))
+        self.piezo = PiezoLog()
         self.timers = Timers()
         self.watchdog = Watchdog()
         self._lib = lib_dir()
@@ -320,6 +322,8 @@ class Simulator:
             self.data.firmware_read(msg["n"])
         elif t == "px":
             self.leds.show(bytes.fromhex(msg["d"]))
+        elif t == "pwm":
+            self.piezo.change(msg["f"], msg["d"], msg["ms"])
         elif t == "nvmw":
             data = bytes.fromhex(msg["d"])
             self.nvm[msg["o"]:msg["o"] + len(data)] = data
