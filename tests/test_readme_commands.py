@@ -33,7 +33,7 @@ OFFLINE = {"solve", "hardware"}  # need no board: run as written, exit status 0
 SOLVER_SAYS_NO = {"pegboard solve --rows 7 --empty all": 28 - 18}
 # need a board: run as written with none to be found, exit status 1 and the message that says so
 NEED_A_BOARD = {"state", "hint", "stop", "demo", "guide", "play", "setup", "challenge", "games", "review", "puzzle", "watch",
-                "monitor", "mirror", "selftest", "ports"}
+                "monitor", "mirror", "selftest", "ports", "roles", "sound"}
 NOT_RUN = {"sim": "starts a simulated board", "run": "starts a simulated board (--sim)",
            "web": "serves the page until stopped, waiting for a board", "deploy": "writes to a CIRCUITPY drive"}
 # a board's search that finds none: no serial ports (a board plugged into this machine is not

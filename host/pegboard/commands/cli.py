@@ -25,6 +25,7 @@ from pegboard.commands.usage import UsageError
 COMMANDS = [
     "ui",       # run, mirror
     "board",    # ports, state, hint, stop, selftest
+    "senses",   # roles, sound
     "position",  # play (from here), setup
     "show",     # demo, guide, watch
     "monitor",
@@ -67,6 +68,9 @@ EXAMPLES: dict[str, list[str]] = {
     "stop": ["pegboard stop"],
     "selftest": ["pegboard selftest", "pegboard selftest --seconds 60", "pegboard selftest --hole 1",
                  "pegboard selftest --in-order", "pegboard selftest --report"],
+    "roles": ["pegboard roles", "pegboard roles motion", "pegboard roles colour"],
+    "sound": ["pegboard sound", "pegboard sound --volume 30", "pegboard sound --quiet 22-7",
+              "pegboard sound --play win"],
     "play": ["pegboard play", "pegboard play --finish 13", "pegboard play --target leave:3"],
     "challenge": ["pegboard challenge finish", "pegboard challenge finish:13", "pegboard challenge leave:3",
                   "pegboard challenge most", "pegboard challenge none"],

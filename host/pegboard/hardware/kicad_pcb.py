@@ -187,6 +187,9 @@ BUY = {
     "CT": ("10nF 50V X7R", "any", "any 0603 10 nF X7R rated 25 V or more (C3: hardware/README.md, Power budget)"),
     "Raspberry Pi Pico": ("2x20 socket", "any", "two 1 x 20 female sockets, 0.1 in (the Pico plugs in)"),
     "hint button": ("1x2 header", "any", "1 x 2 pin header, 0.1 in (the button's two wires)"),
+    "220 ohm": ("220R 1%", "any", "any 0603 220 ohm 1 %"),
+    "piezo": ("1x2 header", "any", "1 x 2 pin header, 0.1 in (the piezo's two wires: TDK PS1240P02BT, "
+                                   "hardware/README.md, Sound)"),
 }
 
 

@@ -1,7 +1,7 @@
 """The printed circuit board: one triangle under the plate carrying each hole's pixel (top, against
 the plate's underside, as the section drawing has it) and Hall sensor (bottom, on the pixel's
-axis), with the Pico on two sockets underneath and the level shifter, the soft start and the
-button's header beside it. Its parts and nets are the schematic model's (schematic.build, the
+axis), with the Pico on two sockets underneath and the level shifter, the soft start, the
+button's header and the piezo's (with its resistor) beside it. Its parts and nets are the schematic model's (schematic.build, the
 printed variant): one source for the SVG schematics and this board's netlist. Every position
 comes from the plate's own hole geometry; the tracks from the grid router. Two layers; the spare
 copper of both is a ground pour that KiCad fills (pegboard.hardware.kicad_check)."""
@@ -78,6 +78,9 @@ def placement(rows: int = 5) -> list[Placed]:
     out.append(Placed("U2", fp.SOIC14, round(right + 8.5, 3), round(low + 4.5, 3), 0, "B"))
     out.append(Placed("CU2", fp.C0603, round(right + 3.0, 3), round(low + 6.5, 3), 90, "B"))
     out.append(Placed("R1", fp.R0603, round(right + 2.4, 3), round(low + 2.4, 3), 0, "B"))
+    # the piezo's resistor beside its pin (GP17, the Pico's pin 22), and its wires' header
+    out.append(Placed("R2", fp.R0603, round(x1 + 19.1, 3), round(low + 3.9, 3), 90, "B"))
+    out.append(Placed("BZ1", fp.HEADER_1X2, round(x1 + 15.4, 3), round(low + 4.9, 3), 0, "B"))
     bottom = y_rows[-1]
     out.append(Placed("SW1", fp.HEADER_1X2, round((centres[-3][0] + centres[-4][0]) / 2 - 1.27, 3),
                       round(bottom + 5.7, 3), 0, "B"))
@@ -140,7 +143,7 @@ def pads(parts: list[Placed], s: Schematic) -> list[tuple[Placed, fp.Pad, Rect]]
     return out
 
 
-ROUTE_ORDER = ("DIN", "PIXEL", "HOLE", "BUTTON", "CT", "VBUS", "GND", "3V3", "5V")
+ROUTE_ORDER = ("DIN", "PIXEL", "HOLE", "BUTTON", "PIEZO", "CT", "VBUS", "GND", "3V3", "5V")
 
 
 def route(rows: int = 5, attempts: int = 12) -> tuple[list[Placed], list[tuple[Placed, fp.Pad, Rect]], Router]:

@@ -223,6 +223,12 @@ def build(settings: Mapping[str, object], title: str, pico: bool = True, supply:
     btn = str(settings["PEGBOARD_BUTTON_PIN"])
     s.pin("U1", btn, _mcu_pin(pico, btn), "BUTTON")
     s.two_pin("SW1", "hint button, across its switch", "BUTTON", "GND")
+    piezo = settings.get("PEGBOARD_PIEZO_PIN")
+    if piezo:  # driven straight from its pin (hardware/README.md, Sound): 3.3 V square wave, R2 in series
+        s.pin("U1", str(piezo), _mcu_pin(pico, str(piezo)), "PIEZO_PWM")
+        s.two_pin("R2", "220 ohm, the piezo's series resistor", "PIEZO_PWM", "PIEZO")
+        s.two_pin("BZ1", "piezo TDK PS1240P02BT (no oscillator)%s" % (", on a 2-pin header" if printed else ""),
+                  "PIEZO", "GND")
     return s
 
 
@@ -236,8 +242,8 @@ def _reading_order(ref: str) -> tuple[int, int, int]:
         return (0, num, 0)
     if kind == "CU":
         return (0, num, 1)
-    if kind in ("J", "DX", "R", "C", "SW"):
-        return (1, ("J", "DX", "C", "R", "SW").index(kind), num)
+    if kind in ("J", "DX", "R", "C", "SW", "BZ"):
+        return (1, ("J", "DX", "C", "R", "SW", "BZ").index(kind), num)
     if kind in ("S", "CS", "RS"):
         return (2, num, ("S", "CS", "RS").index(kind))
     return (3, num, 1 if kind == "CD" else 0)

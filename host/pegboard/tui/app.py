@@ -14,6 +14,7 @@ from typing import Any, Callable
 
 from textual.app import App, ComposeResult
 from textual.binding import Binding
+from textual.color import Color
 from textual.containers import Horizontal, Vertical
 from textual.events import Resize
 from textual.message import Message
@@ -22,7 +23,7 @@ from textual.widgets import Button, Footer, Header, RichLog, Static
 from pegcore.geometry import Board
 from pegcore.rules import mask_of
 from pegboard.tui.board_link import BoardLink
-from pegboard.tui.roles import ROLES, hole_look, legend, shown_jump
+from pegboard.tui.roles import ROLES, hole_look, legend, moving_look, shown_jump
 from pegboard.tui.watch_steps import WatchSteps
 from pegboard.link.client import BoardClient
 from pegboard.pictures.text import move_text, render_numbered
@@ -34,16 +35,18 @@ from pegboard.tui.words import (batch_text, clock_text, count, demo_move_text, g
 # four lines at 80 columns: the holes get the rest
 HOW_HAND = ("Move: click (or Enter, space on) the peg that jumps, the hole it lands in, then the peg "
             "jumped over; arrows or a hole's number move the cursor. c clears, g plays from there, "
-            "r lists kept games, v where a lost game went wrong, z sets a puzzle.")
+            "r lists kept games, v where a lost game went wrong, z sets a puzzle, m roles in motion.")
 HOW_BOARD = ("Move the real pegs: lift the jumping peg, put it in the empty hole, pull the jumped one. "
              "Take every peg out to end a game; set any pegs and press g to play from there; "
-             "r shows the games the board keeps, v where a lost game went wrong, z sets a puzzle.")
+             "r shows the games the board keeps, v where a lost game went wrong, z sets a puzzle, "
+             "m roles in motion.")
 WATCH_HELP = "search: ◎ a jump tried, ✕ taken back (space steps)"  # one line at 80 columns
 
 
 # -- the board's size -------------------------------------------------------------------------
 MAX_HOLE_HEIGHT = 6
 LOG_KEPT = 1000
+MOTION_S = 0.04  # how often the roles' patterns are redrawn (the board's frames are 20 ms apart)
 
 
 def hole_size(rows: int, width: int, height: int) -> tuple[int, int, int, int]:
@@ -137,6 +140,7 @@ class BoardApp(App[int]):
         Binding("r", "games", "Games", show=False),
         Binding("v", "review", "Review", show=False),  # where a lost game went wrong: said at game over
         Binding("z", "puzzle", "Puzzle", show=False),  # the next unsolved graded puzzle (its event says which)
+        Binding("m", "roles", "roles in motion", show=False),  # a pattern in time each, here and on the board
         Binding("comma", "game(-1)", "older game", show=False),
         Binding("full_stop", "game(1)", "newer game", show=False),
         Binding("p", "press", "Button"),
@@ -212,6 +216,7 @@ class BoardApp(App[int]):
 
     def on_mount(self) -> None:
         self.link.start()
+        self.set_interval(MOTION_S, self._motion_tick)
 
     def on_unmount(self) -> None:
         self.link.stop()
@@ -379,7 +384,7 @@ class BoardApp(App[int]):
                 btn = self.query_one("#hole-%d" % h, Button)
             except Exception:  # the rows are being rebuilt
                 return
-            symbol, bg, fg = hole_look(h, st)
+            symbol, bg, fg = self._look(h, st)
             btn.label = symbol + str(h)
             btn.styles.background = bg
             btn.styles.color = fg
@@ -400,6 +405,26 @@ class BoardApp(App[int]):
                     self.logline("lost: " + why)
         elif mode in ("setup", "play"):
             self._set_banner("")
+
+    def _look(self, h: int, st: dict[str, Any]) -> tuple[str, Color, Color]:
+        """Hole h's look; with the board's roles "motion", at its role's level now (as its LED)."""
+        if st.get("roles") == "motion":
+            return moving_look(h, st, int(self.clock() * 1000))
+        return hole_look(h, st)
+
+    def _motion_tick(self) -> None:
+        """The roles' patterns in time, redrawn between the board's states (roles "motion")."""
+        st = self.state
+        if st.get("roles") != "motion":
+            return
+        for h in range(1, self._holes() + 1):
+            try:
+                btn = self.query_one("#hole-%d" % h, Button)
+            except Exception:  # the rows are being rebuilt
+                return
+            symbol, bg, fg = self._look(h, st)
+            btn.styles.background = bg
+            btn.styles.color = fg
 
     def _log_lit_move(self, st: dict[str, Any]) -> None:
         """A demo this UI did not start (the board's button, another program): the move it lights."""
@@ -423,6 +448,9 @@ class BoardApp(App[int]):
     # -- actions ------------------------------------------------------------------------------
     def action_hint(self) -> None:
         self.link.ask("hint")
+
+    def action_roles(self) -> None:
+        self.link.ask("roles", name="colour" if self.state.get("roles") == "motion" else "motion")
 
     def action_review(self) -> None:
         self.link.ask("review")

@@ -12,6 +12,7 @@ from rich.text import Text
 from textual.color import Color
 
 from pegcore.pegcolours import HUES
+from pegcore.rolemotion import FULL, level
 
 
 class Role(NamedTuple):
@@ -121,6 +122,18 @@ def hole_look(h: int, st: dict[str, Any]) -> tuple[str, Color, Color]:
             return ROLES["peg"].symbol, bg, black if contrast(bg, black) >= contrast(bg, white) else white
     r = ROLES[role]
     return r.symbol, Color.parse(r.bg), Color.parse(r.fg)
+
+
+def moving_look(h: int, st: dict[str, Any], ms: int) -> tuple[str, Color, Color]:
+    """hole_look at `ms` with the board's roles "motion": the role's colour at its pattern's level
+    then (pegcore.rolemotion, as the board's LEDs), the symbol kept readable on a dimmed hole."""
+    symbol, bg, fg = hole_look(h, st)
+    lv = level(hole_role(h, st), ms)
+    if lv >= FULL:
+        return symbol, bg, fg
+    dim = Color(bg.r * lv // FULL, bg.g * lv // FULL, bg.b * lv // FULL)
+    white = Color(255, 255, 255)
+    return symbol, dim, fg if contrast(dim, fg) >= contrast(dim, white) else white
 
 
 def peg_hue(rgb: list[int] | tuple[int, ...]) -> int | None:

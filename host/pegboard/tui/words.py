@@ -217,6 +217,8 @@ def event_text(e: dict[str, Any], demo: list[list[int]] | None = None) -> str | 
             "the update is over, but the hint table did not open"
     if name == "error":
         return "the board hit an error and carries on: %s" % value_text(e.get("message"))
+    if name == "tune":
+        return TUNES.get(str(e.get("name")))
     if name == "refused":
         return "the button's request was refused: %s" % value_text(e.get("message"))
     if name == "reconnected":
@@ -239,6 +241,9 @@ def button_text(ms: Any) -> str:
 
 
 # shows whose end is an event of its own: `<kind>_done`, `stopped` true when stop (or the button) ended it
+# a tune the board's piezo played (a click needs no words: its move is told)
+TUNES = {"buzz": "♪ the board buzzes", "win": "♪ the board plays its win tune",
+         "lost": "♪ the board plays its lost-game tune", "best": "♪ the board chirps: a new personal best"}
 DONE = {"demo_done": "demo", "watch_done": "the solver's search", "selftest_done": "self-test"}
 
 

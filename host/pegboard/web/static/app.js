@@ -5,9 +5,10 @@
 (function (root) {
   "use strict";
 
-  var P = root.PegProtocol, S = root.PegSolution, R = root.PegRoles, W = root.PegWords, T = root.PegTransports;
+  var P = root.PegProtocol, S = root.PegSolution, R = root.PegRoles, W = root.PegWords, T = root.PegTransports, SE = root.PegSenses;
   var HINT_SHOW_MS = 5400; // how long the firmware shows a hint (pegfw.shows.HintShow: 4 s, +1.2 s when lost)
   var REREAD_MS = 250;
+  var MOTION_MS = 40; // how often the roles' patterns are redrawn (the board's frames are 20 ms apart)
   var LOG_KEPT = 300;
   var EVENTS_KEPT = 5000;
 
@@ -15,7 +16,7 @@
     proto: null, transport: null, info: null, rows: 5, st: {}, sensed: new Set(), control: true, sim: false,
     banner: "", view: null, replayView: null, list: { kind: "game" }, step: null, solution: null,
     animatedUntil: 0, refreshing: false, refreshAgain: false, events: [], pendingGuide: null, watching: false,
-    connected: false, states: 0, shown: []
+    connected: false, states: 0, shown: [], looks: [], sound: null
   };
   root.pegboardPage = A; // for people poking at it from the console, and for the tests
 
@@ -62,6 +63,7 @@
     } else if (name === "new_game" || name === "undo" || name === "resumed") {
       setBanner("");
     }
+    if (name === "tune" && A.sound) A.sound.play(e.name);
     if (name === "new_game" && A.pendingGuide) startGuide();
     if (name === "hint" || name === "demo_step" || name === "button") A.animatedUntil = Date.now() + HINT_SHOW_MS;
     if (name === "watch_done" || name === "demo_done") A.watching = false;
@@ -109,7 +111,8 @@
     var pegs = st.pegs || [];
     var looks = [];
     for (var h = 1; h <= holesOf(st); h++) looks.push(R.holeLook(h, st));
-    A.view.draw(looks);
+    A.looks = looks;
+    drawLooks();
     var lines = [W.modeText(st, pegs.length, A.control)];
     if (st.illegal && st.illegal.length) lines.push("illegal placement at " + st.illegal.join(", ") + ": put it back");
     if (st.solvable === false && st.mode === "play") lines.push("one peg left is out of reach now");
@@ -123,6 +126,18 @@
       setBanner("");
     }
     renderMoves();
+  }
+
+  // the holes as the board lights them: with roles "motion", each role's pattern in time too
+  function drawLooks() {
+    A.view.draw(A.st.roles === "motion" ? SE.animate(A.looks, Date.now()) : A.looks);
+    $("roles").setAttribute("aria-pressed", String(A.st.roles === "motion"));
+  }
+
+  function soundButton() {
+    var on = !!(A.sound && A.sound.on);
+    $("sound").setAttribute("aria-pressed", String(on));
+    $("sound").firstChild.textContent = on ? "Sound on " : "Sound off ";
   }
 
   // -- the moves, stepped --------------------------------------------------------------------------
@@ -229,6 +244,19 @@
       hand("press", { ms: 100 });
     },
     stats: function () { stats(); },
+    roles: function () {
+      ask("roles", { name: A.st.roles === "motion" ? "colour" : "motion" }).then(function (r) {
+        if (r) log(r.name === "motion" ? "roles in motion: each role's light has its own pattern in time, on the board and here"
+          : "roles by colour alone");
+        refresh();
+      });
+    },
+    sound: function () {
+      var on = A.sound.allow(!A.sound.on);
+      soundButton();
+      log(on ? "sound on: the page plays the board's tunes" : A.sound.on ? "this browser has no Web Audio: no sound"
+        : "sound off");
+    },
     upload: function () { $("file").click(); }
   };
 
@@ -395,7 +423,7 @@
 
   // -- the keyboard ---------------------------------------------------------------------------------
   var KEYS = { h: "hint", d: "demo", w: "watch", s: "stop", n: "newGame", g: "play", c: "clear", p: "press", u: "upload", t: "stats",
-               v: "review", z: "puzzle" };
+               v: "review", z: "puzzle", m: "roles", a: "sound" };
 
   function onKey(ev) {
     if (ev.ctrlKey || ev.metaKey || ev.altKey) return;
@@ -430,6 +458,9 @@
     $("file-close").addEventListener("click", function () { A.list = { kind: "game" }; A.step = null; renderMoves(); });
     $("usb").addEventListener("click", startSerial);
     document.addEventListener("keydown", onKey);
+    A.sound = new SE.Sound();
+    soundButton();
+    setInterval(function () { if (A.st.roles === "motion" && A.looks.length) drawLooks(); }, MOTION_MS);
     setInterval(function () {
       if (A.proto && A.proto.connected && animating() && !A.refreshing) refresh();
     }, REREAD_MS);

@@ -4,6 +4,9 @@
 
   var VERDICTS = { "genius": "genius!", "purty smart": "purty smart", "just plain dumb": "just plain dumb",
                    "eg-no-ra-moose": "eg-no-ra-moose" };
+  // a tune the board's piezo played (tui/words.py TUNES)
+  var TUNES = { buzz: "♪ the board buzzes", win: "♪ the board plays its win tune",
+                lost: "♪ the board plays its lost-game tune", best: "♪ the board chirps: a new personal best" };
   var GUIDE_OFF = { done: "solution complete", different_move: "a different move was made", undo: "a move was undone",
                     stopped: "stopped", new_game: "a new game started", setup: "the game ended",
                     game_over: "the game is over" };
@@ -146,6 +149,7 @@
       case "quiet": return "the board is being updated: hints are off for " + e.seconds + " s";
       case "quiet_done": return e.hint_table ? "the update is over: hints are on again" : "the update is over, but the hint table did not open";
       case "error": return "the board hit an error and carries on: " + e.message;
+      case "tune": return TUNES[e.name] || null;  // (a click needs no words: its move is told)
       case "refused": return "the button's request was refused: " + e.message;
       case "lost": return "the board is gone (unplugged?): waiting for it to come back";
       case "reconnected": return "the board is back" + (e.port ? " on " + e.port : "") + ": catching up";
