@@ -33,8 +33,9 @@ ROOT = Path(__file__).resolve().parent.parent
 RUNS = 5  # unix VM processes (host figures): a whole process can land on a slow spell of the machine
 THUMB_RUNS = 2  # the same cycles twice, or the bench fails
 # the settings the scenario's board starts from (a Pico wired as hardware/boards/pico-gpio.toml)
+# with the roles' patterns on the lights and the piezo sounding: every figure holds with both running
 SETTINGS = {"PEGBOARD_SENSOR_PINS": ",".join("GP%d" % i for i in range(15)), "PEGBOARD_PIXEL_PIN": "GP16",
-            "PEGBOARD_BUTTON_PIN": "GP15"}
+            "PEGBOARD_BUTTON_PIN": "GP15", "PEGBOARD_PIEZO_PIN": "GP17", "PEGBOARD_ROLES": "motion"}
 # exit statuses of bench/mp/firmware_bench.py (it says what each means)
 # The heap budgets, set once from the chip: the free heap CircuitPython's own RP2040 binary gives a
 # program. A bare code.py's gc.mem_free() on CircuitPython 9.2.8's Raspberry Pi Pico UF2 in rp2040js

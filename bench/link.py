@@ -134,6 +134,7 @@ def run() -> dict[str, Any]:
                                                  received=got)
         out["sensor_events_lost"] = figure(sent - got, "events", 0)
         g = Geometry(5)
+        board.request("roles", name="motion")  # the roles' patterns and the piezo's tunes running too
         sim.control("fill", empty=1)
         sim.control("wait_idle")
         for j in Solver(g).solution(start_mask(g, 1)):
@@ -148,7 +149,8 @@ def run() -> dict[str, Any]:
         board.wait_for("demo_done", timeout=30)
         px = sim.control("pixels")
         out["max_frame_current"] = figure(px["max_ma"], "mA", 400, frames=px["frames"],
-                                          note="a game by hand, then a demo at 100 % brightness")
+                                          note="a game by hand, then a demo at 100 % brightness; roles in motion, "
+                                                     "the piezo sounding", tones=len(sim.control("tones")["tones"]))
         sim.control("unplug")
         sim.control("replug")
         t = time.perf_counter()

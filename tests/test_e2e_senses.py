@@ -12,7 +12,7 @@ from pegboard.link.client import BoardClient
 from pegboard.sim.simulator import Simulator
 from pegcore.geometry import Board
 from pegcore.solver import Solver
-from pegfw.sound import TUNES
+from pegfw.sound import DUTY_PER_PCT, TUNES
 
 ROOT = Path(__file__).resolve().parent.parent
 G = Board(5)
@@ -60,7 +60,7 @@ def test_a_games_tones_follow_its_moves_an_illegal_placement_and_the_verdict(tmp
         events = [x for x in b.poll(1.0) if x.get("event") in ("move", "illegal", "game_over", "best", "tune")]
         got = sim.control("tones")
     tones = got["tones"] + ([got["playing"]] if got["playing"] else [])
-    assert {t["duty"] for t in tones} == {30 * 32768 // 100}
+    assert {t["duty"] for t in tones} == {30 * DUTY_PER_PCT}
     heard = tune_of(tones)
     want = ["click"] * 4 + ["buzz"] + ["click"] * len(rest) + ["win", "best"]
     assert heard == want

@@ -247,7 +247,7 @@ def piezo_app(settings=None):
 
 
 def test_a_tune_plays_a_note_a_pass_without_waiting_and_ends_silent():
-    from pegfw.sound import TUNES
+    from pegfw.sound import DUTY_PER_PCT, TUNES
 
     hw, app = piezo_app({"PEGBOARD_VOLUME": 40})
     assert ask(app, hw, "sound", play="win")["played"] is True
@@ -255,7 +255,7 @@ def test_a_tune_plays_a_note_a_pass_without_waiting_and_ends_silent():
     freqs = [v for _, k, v in hw.piezo.log if k == "f"]
     assert freqs == [f for f, _ in TUNES["win"]]
     duties = [(t, v) for t, k, v in hw.piezo.log if k == "d"]
-    assert {v for _, v in duties[:-1]} == {40 * 32768 // 100} and duties[-1][1] == 0
+    assert {v for _, v in duties[:-1]} == {40 * DUTY_PER_PCT} and duties[-1][1] == 0
     lasted = ticks_diff(duties[-1][0], duties[0][0])
     assert sum(ms for _, ms in TUNES["win"]) <= lasted <= sum(ms for _, ms in TUNES["win"]) + 4 * 2
 

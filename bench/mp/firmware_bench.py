@@ -66,7 +66,7 @@ if TICKS_PER_US != 1:
     # the emulated chip's time, as the chip's does, not the PC's: the cycles then repeat exactly
     _sim.now_ms = lambda: cpu_us() // 1000
 try:
-    import board, digitalio, keypad, microcontroller, supervisor, usb_cdc, neopixel_write, adafruit_pixelbuf  # noqa
+    import board, digitalio, keypad, microcontroller, supervisor, usb_cdc, neopixel_write, pwmio, adafruit_pixelbuf  # noqa
 except MemoryError:  # a heap too small even for the fakes: too small, as for the firmware (below)
     raise SystemExit(3) from None  # (not sys.exit: a MemoryError mid-import can leave the VM in that module's globals)
 import json, binascii, os  # noqa: E401,F401 (C modules on the chip and the chip VM)
@@ -100,6 +100,14 @@ class CountingSerial(fakehw.Serial):
         return len(b)
 
 
+class BenchPiezo:
+    """pwmio.PWMOut as the firmware's tunes use it: a frequency and a duty cycle, set a note at a time."""
+
+    def __init__(self):
+        self.frequency = 4000
+        self.duty_cycle = 0
+
+
 class BenchHW(fakehw.HW):
     """The tests' fake hardware, timing when a frame goes out instead of keeping it."""
 
@@ -110,6 +118,7 @@ class BenchHW(fakehw.HW):
         self.serial = CountingSerial()
         self.shown_at = 0
         self.pixels = None  # start-up's blink codes have nothing to light here: frames are timed
+        self.piezo = BenchPiezo()  # the tunes play (PEGBOARD_PIEZO_PIN): a PWM's two settings
 
 
     def show(self, frame):

@@ -18,7 +18,7 @@ sys.path[:0] = [ROOT + "/firmware", ROOT + "/host/pegboard/sim/device", LIB, ROO
 import _sim  # noqa: E402
 _sim.detach()
 _sim.now_ms = lambda: cpu_us() // 1000  # the fakes' own clock: the emulated chip's time
-import board, digitalio, keypad, microcontroller, supervisor, usb_cdc, neopixel_write, adafruit_pixelbuf  # noqa
+import board, digitalio, keypad, microcontroller, supervisor, usb_cdc, neopixel_write, pwmio, adafruit_pixelbuf  # noqa
 import fakehw  # noqa: E402
 
 WRAP_US = 1 << 29  # cpu_us wraps at 2**29 µs (537 s): every span here is far shorter

@@ -19,7 +19,7 @@ except ImportError:  # CircuitPython and MicroPython have no typing module
 from pegcore.advisor import Advisor
 from pegcore.geometry import Board
 from pegcore.rules import holes_of
-from pegfw import colors, game_events, ondemand, shows
+from pegfw import colors, game_events, ondemand, senses, shows
 from pegfw.clock import ticks_diff
 from pegfw.commands import BUTTON, DEFERRED
 from pegfw.dispatch import Dispatcher
@@ -59,10 +59,7 @@ class App:
         self.theme = cfg.theme
         self.motion = None  # type: Any  # pegfw.motion while PEGBOARD_ROLES is "motion" (set_roles)
         self.set_roles(cfg.roles)
-        self.sound = None  # type: Any  # pegfw.sound.Player on a board with a piezo
-        piezo = getattr(hw, "piezo", None)
-        if piezo is not None:
-            self.sound = ondemand.load("pegfw.sound").Player(piezo, hw.ticks_ms, cfg.volume, cfg.quiet)
+        self.sound = senses.player(hw, cfg)  # type: Any  # pegfw.sound.Player on a board with a piezo
         self.table = table
         self.advisor = Advisor(self.board, self.table)
         self.store = Store(hw.nvm, cfg.rows, hw.ticks_ms)
@@ -151,27 +148,10 @@ class App:
         self.shows.stop()
         return was
 
-    # -- the senses: roles in time, tunes ------------------------------------------------------
-    def set_roles(self, mode):
-        """"motion": each role's lights follow its pattern in time (pegfw.motion, loaded for it);
-        "colour": by colour alone (the module leaves the heap)."""
-        if mode == "motion":
-            self.motion = ondemand.load("pegfw.motion")
-        else:
-            self.motion = None
-            ondemand.unload("pegfw.motion")
-        self.last_frame = None
-
-    def roles(self):
-        return "colour" if self.motion is None else "motion"
-
-    def chime(self, name):
-        """Play tune `name` (pegfw.sound.TUNES) on a board with a piezo, and tell the host."""
-        s = self.sound
-        if s is not None and s.play(name, self.hw.ticks_ms()):
-            self.link.event("tune", {"name": name})
-            return True
-        return False
+    # -- the senses: roles in time, tunes (pegfw.senses) ------------------------------------------
+    set_roles = senses.set_roles
+    roles = senses.roles
+    chime = senses.chime
 
     # -- parts that exist while they work ------------------------------------------------------
     def start_guide(self, jumps):
@@ -451,7 +431,7 @@ class App:
         `more`: the event's fields about a challenge)."""
         self.shows.run("hint", shows.HintShow(self.board, now, j, ok))
         self.last_frame = None  # sent now even if the same hint is lit: this press has its answer
-        self.draw(now)  # lights first: the player is waiting; the host can wait a pass
+        self.draw(now, False)  # lights first: the player is waiting; the host can wait a pass
         self.hint_ms = ticks_diff(self.hw.ticks_ms(), now if asked_at is None else asked_at)
         move = self.board.move_of(j) if j >= 0 else None
         fields = {"move": move, "solvable": ok, "best_left": left}
@@ -492,15 +472,16 @@ class App:
         frame = self.shows.frame(now, base)
         return base if frame is None else frame
 
-    def draw(self, now):
+    def draw(self, now, motion=True):
         """Send the lights if they changed (a steady picture is looked at every FRAME_MS, but at
-        once when the pegs changed it: a `state` asked after the event then has its lights)."""
+        once when the pegs changed it: a `state` asked after the event then has its lights).
+        `motion` False: the roles' patterns wait for the next frame (a hint's lights go out first)."""
         if self.shows.show is None and self.last_frame is not None and ticks_diff(now, self.next_frame) < 0 \
                 and self.tracker.version == self.base_version:
             return
         raw = self._frame(now)
         frame = self.limiter.limit(raw)
-        if self.motion is not None and self.shows.kind != "over":  # (the celebration's own colours)
+        if motion and self.motion is not None and self.shows.kind != "over":  # (the celebration's own colours)
             frame = self.motion.apply(raw, frame, now)
         self.next_frame = now + FRAME_MS
         if frame != self.last_frame:

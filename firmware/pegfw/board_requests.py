@@ -91,11 +91,11 @@ def cmd_sound(app, rid, req, now):
     if vol is not None:
         s.volume = vol
     if clock is not None:
-        s.set_clock(clock, now)
+        s.clock = [now, clock]
     played = app.chime(play) if play is not None else None
     q = s.quiet
     return {"piezo": True, "volume": s.volume, "quiet": "%d-%d" % q if q else "",
-            "clock": s.minutes(now), "silent": s.volume == 0 or s.quiet_now(now), "played": played}
+            "clock": s.minutes(now), "silent": s.silent(now), "played": played}
 
 
 def cmd_stats(app, rid, req, now):

@@ -2,7 +2,7 @@
 as well as its colour. Loaded only while motion is on. Applied to a frame after the current
 limiter, and only ever dimming, so a pattern never raises the frame's current."""
 
-from pegcore.rolemotion import FULL, PATTERNS, STEPS
+from pegcore.rolemotion import PATTERNS
 from pegfw import colors
 
 # a role's colour -> its pattern: each role colour is that role's alone (no theme's peg takes one:
@@ -10,16 +10,21 @@ from pegfw import colors
 BY_COLOUR = {colors.HINT_FROM: PATTERNS["from"], colors.HINT_OVER: PATTERNS["over"],
              colors.HINT_TO: PATTERNS["to"], colors.LANDING: PATTERNS["landing"],
              colors.PENDING: PATTERNS["pull"], colors.ERROR: PATTERNS["illegal"]}
-MASK = STEPS - 1
+_seen = [None, ()]  # type: list  # the last unlimited frame and its (pixel, pattern)s: the steady picture is one list
 
 
 def apply(raw, out, now):
     """`out` (the limited frame, changed in place and returned) with each role's level at `now`,
     the roles read from `raw` (the same frame before the limiter)."""
-    for i in range(len(raw)):
-        p = BY_COLOUR.get(raw[i])
-        if p is not None:
-            k = p[1][(now >> p[0]) & MASK]
-            if k < FULL:
-                out[i] = colors.scale(out[i], k, FULL)
+    if raw is not _seen[0]:
+        lit = []
+        for i in range(len(raw)):
+            p = BY_COLOUR.get(raw[i])
+            if p is not None:
+                lit.append((i, p))
+        _seen[0], _seen[1] = raw, lit
+    for i, p in _seen[1]:
+        k = p[1][(now >> p[0]) & 15]
+        if k < 8:
+            out[i] = colors.scale(out[i], k, 8)
     return out

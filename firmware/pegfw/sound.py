@@ -15,8 +15,8 @@ TUNES = {
     "best": ((2637, 50), (0, 40), (3136, 50), (0, 40), (4186, 120)),  # E7 G7 C8: a chirp
 }
 MAX_QUEUED = 12  # notes waiting: a flurry of buzzes never holds the piezo for long
-DAY_MIN = 1440
 MIN_MS = 60000
+DUTY_PER_PCT = 327  # of 65535: volume 100 is a 50 % duty, a piezo's loudest
 
 
 class Player:
@@ -28,61 +28,52 @@ class Player:
         self.notes = ()  # type: tuple
         self.k = 0
         self.until = None         # the note playing ends then (ticks), or None: silent
-        self.clock_at = None      # (ticks, minutes past midnight) when the host told the time
-        self.played = 0
-
-    def set_clock(self, minutes, now):
-        self.clock_at = (now, minutes % DAY_MIN)
+        self.clock = None         # [ticks, minutes past midnight] when the host told the time
 
     def minutes(self, now):
-        """Minutes past midnight by the host's clock, or None if the board was never told."""
-        c = self.clock_at
+        """Minutes past midnight by the host's clock, or None if the board was never told; the
+        anchor moves on each hour, so ticks_diff's range (3 days) is never outrun."""
+        c = self.clock
         if c is None:
             return None
         gone = ticks_diff(now, c[0]) // MIN_MS
-        if gone > 60:  # moved on each hour, so ticks_diff's range (3 days) is never outrun
-            self.clock_at = c = (c[0] + gone * MIN_MS, (c[1] + gone) % DAY_MIN)
+        if gone > 60:
+            c[0] += gone * MIN_MS
+            c[1] = (c[1] + gone) % 1440
             gone = 0
-        return (c[1] + gone) % DAY_MIN
+        return (c[1] + gone) % 1440
 
-    def quiet_now(self, now):
+    def silent(self, now):
+        """Volume 0, or in the quiet hours by the host's clock."""
         q = self.quiet
-        m = self.minutes(now) if q is not None else None
+        m = self.minutes(now) if q else None
         if m is None:
-            return False
+            return self.volume == 0
         h = m // 60
-        return q[0] <= h < q[1] if q[0] < q[1] else h >= q[0] or h < q[1]
+        return self.volume == 0 or (q[0] <= h < q[1] if q[0] < q[1] else h >= q[0] or h < q[1])
 
     def play(self, name, now):
-        """Queue tune `name` after what plays; False when the board is silent (volume 0, quiet
-        hours) or the queue is full."""
-        if self.volume == 0 or self.quiet_now(now):
-            return False
+        """Queue tune `name` after what plays; False when the board is silent or the queue full."""
         left = self.notes[self.k:] if self.until is not None else ()
-        if len(left) > MAX_QUEUED:
+        if self.silent(now) or len(left) > MAX_QUEUED:
             return False
         self.notes, self.k = left + TUNES[name], 0
-        self.played += 1
         if self.until is None:
-            self._note()
+            self.poll(None)
         return True
 
-    def _note(self):
-        f, ms = self.notes[self.k]
-        if f:
-            self.pwm.frequency = f
-            self.pwm.duty_cycle = self.volume * 32768 // 100
-        else:
-            self.pwm.duty_cycle = 0
-        self.until = self.ticks_ms() + ms  # (not the pass's start: a note never ends early)
-
     def poll(self, now):
-        """The next note when this one's time is up; silence after the last."""
-        if self.until is None or ticks_diff(now, self.until) < 0:
-            return
-        self.k += 1
+        """The next note when this one's time is up (now None: the first); silence after the last."""
+        if now is not None:
+            if self.until is None or ticks_diff(now, self.until) < 0:
+                return
+            self.k += 1
         if self.k < len(self.notes):
-            self._note()
+            f, ms = self.notes[self.k]
+            if f:
+                self.pwm.frequency = f
+            self.pwm.duty_cycle = self.volume * DUTY_PER_PCT if f else 0
+            self.until = self.ticks_ms() + ms  # (not the pass's start: a note never ends early)
         else:
             self.pwm.duty_cycle = 0
             self.until = None

@@ -1,10 +1,11 @@
 """The printed circuit board: one triangle under the plate carrying each hole's pixel (top, against
 the plate's underside, as the section drawing has it) and Hall sensor (bottom, on the pixel's
 axis), with the Pico on two sockets underneath and the level shifter, the soft start, the
-button's header and the piezo's (with its resistor) beside it. Its parts and nets are the schematic model's (schematic.build, the
-printed variant): one source for the SVG schematics and this board's netlist. Every position
-comes from the plate's own hole geometry; the tracks from the grid router. Two layers; the spare
-copper of both is a ground pour that KiCad fills (pegboard.hardware.kicad_check)."""
+button's header and the piezo's (with its resistor) beside it. Its parts and nets are the
+schematic model's (schematic.build, the printed variant): one source for the SVG schematics and
+this board's netlist. Every position comes from the plate's own hole geometry; the tracks from the
+grid router. Two layers; the spare copper of both is a ground pour that KiCad fills
+(pegboard.hardware.kicad_check)."""
 
 from __future__ import annotations
 
