@@ -157,7 +157,7 @@ def test_board_choice(capsys, tmp_path):
 def test_merge_adds_only_whats_missing_where_circuitpython_reads_it():
     board = (ROOT / "hardware/boards/pico-gpio.toml").read_text()
     empty = merge_settings("", board, False, "pico")
-    assert len(empty.added) == 10 and "PEGBOARD_SENSOR_PINS" in empty.text
+    assert len(empty.added) == 11 and "PEGBOARD_SENSOR_PINS" in empty.text
     mine = '# my wifi\nCIRCUITPY_WIFI_SSID = "home"\nPEGBOARD_SENSORS = "shift"\nPEGBOARD_PIXEL_PIN = "GP22"\n\n[web]\na = 1\n'
     m = merge_settings(mine, board, False, "pico")
     assert m.text.startswith('# my wifi\nCIRCUITPY_WIFI_SSID = "home"\nPEGBOARD_SENSORS = "shift"\n'

@@ -418,8 +418,8 @@ def main():
     # request): the slowest of them, each imported fresh and dropped again
     load_t = 0
     for name in ("pegfw.show_over", "pegfw.show_demo", "pegfw.show_chase", "pegfw.game_requests",
-                 "pegfw.board_requests", "pegfw.position_requests", "pegfw.store_log", "pegfw.store_records",
-                 "pegfw.show_watch", "pegfw.guide", "pegfw.jobs", "pegfw.resume", "pegfw.review",
+                 "pegfw.board_requests", "pegfw.sense_requests", "pegfw.position_requests", "pegfw.store_log",
+                 "pegfw.store_records", "pegfw.show_watch", "pegfw.guide", "pegfw.jobs", "pegfw.resume", "pegfw.review",
                  "pegfw.show_review", "pegfw.puzzles", "pegfw.bests"):
         loaded = list(sys.modules)
         t = ticks()

@@ -28,7 +28,8 @@ COMMANDS = {"state": EVERYDAY, "hint": EVERYDAY, "stop": EVERYDAY, "quiet": EVER
             "setup": POSITION,
             "challenge": POSITION,
             "info": BOARD, "brightness": BOARD, "theme": BOARD, "stats": BOARD, "selftest": BOARD,
-            "bests": BOARD, "roles": BOARD, "sound": BOARD, "puzzle": "pegfw.puzzles",
+            "bests": BOARD, "roles": "pegfw.sense_requests", "sound": "pegfw.sense_requests",
+            "puzzle": "pegfw.puzzles",
             "records": "pegfw.store_records"}  # (no name of its own: the chip keeps this module's globals)
 
 

@@ -10,6 +10,7 @@ def player(hw, cfg):
     piezo = getattr(hw, "piezo", None)
     if piezo is None:
         return None
+    hw.feed()  # start-up compiles it: a fresh watchdog period for that compile alone
     return ondemand.load("pegfw.sound").Player(piezo, hw.ticks_ms, cfg.volume, cfg.quiet)
 
 
