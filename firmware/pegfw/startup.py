@@ -10,7 +10,7 @@ TABLE_PATH = "/pegcore/t5_hints.bin"
 APP_MODULES = ("pegcore.rules", "pegcore.geometry", "pegcore.advisor", "pegfw.colors", "pegfw.clock",
                "pegfw.ondemand", "pegfw.shows", "pegfw.lights", "pegfw.protocol", "pegfw.store",
                "pegfw.tracker", "pegfw.commands", "pegfw.dispatch", "pegfw.show_runner", "pegfw.game_events",
-               "pegfw.senses", "pegfw.app")
+               "pegfw.app")
 
 
 def load_table(rows, path=TABLE_PATH):
