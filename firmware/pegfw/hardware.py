@@ -127,17 +127,19 @@ def build(cfg, early=None):
     if serial is not None:
         serial.timeout = 0
         serial.write_timeout = 0
+    piezo = None
+    if cfg.piezo_pin:  # silent until a tune plays (pegfw.sound); the frequency changes per note
+        import pwmio  # only with the part: a board without it never needs the module
+
+        piezo = pwmio.PWMOut(_lookup(cfg.piezo_pin), duty_cycle=0, frequency=PIEZO_HZ, variable_frequency=True)
+    # armed last: every device above is built before its 4 s start
     watchdog = microcontroller.watchdog
     if RESET_MODE is not None and watchdog is not None:
         watchdog.timeout = WATCHDOG_S
         watchdog.mode = RESET_MODE
     devices = Devices(sensors, button, pixels, serial, microcontroller.nvm, watchdog, keypad.Event(),
                       supervisor.ticks_ms, microcontroller.reset)
-    if cfg.piezo_pin:  # silent until a tune plays (pegfw.sound); the frequency changes per note
-        import pwmio  # only with the part: a board without it never needs the module
-
-        devices.piezo = pwmio.PWMOut(_lookup(cfg.piezo_pin), duty_cycle=0, frequency=PIEZO_HZ,
-                                     variable_frequency=True)
+    devices.piezo = piezo
     devices.console = usb_cdc.console  # the loop prints only when that cannot block (Devices.console_idle)
     scan_ms = int(SCAN_S * 1000)
     devices.debounce_ms = ((BUTTON_DEBOUNCE - 1) * scan_ms, BUTTON_DEBOUNCE * scan_ms)
