@@ -10,8 +10,10 @@ def player(hw, cfg):
     piezo = getattr(hw, "piezo", None)
     if piezo is None:
         return None
-    hw.feed()  # start-up compiles it: a fresh watchdog period for that compile alone
-    return ondemand.load("pegfw.sound").Player(piezo, hw.ticks_ms, cfg.volume, cfg.quiet)
+    hw.feed()  # start-up compiles it: a watchdog period for that compile alone, and a fresh one after
+    player = ondemand.load("pegfw.sound").Player(piezo, hw.ticks_ms, cfg.volume, cfg.quiet)
+    hw.feed()
+    return player
 
 
 def set_roles(self, mode):
