@@ -99,3 +99,9 @@ def test_the_pages_m_animates_the_roles_and_its_sound_plays_the_boards_tunes(bro
     wait_page(page, "pegboardPage.sound.played.some(function (p) { return p[0] === 'click'; })",
               what="the page to play the board's click")
     assert not page.errors
+
+
+def test_the_sound_commands_tunes_are_the_boards():
+    from pegboard.commands.senses import TUNES as NAMES
+
+    assert set(NAMES) == set(TUNES)

@@ -379,16 +379,8 @@ class BoardApp(App[int]):
     def _show_state(self, st: dict[str, Any]) -> None:
         self.state = st
         self.sensed = set(st.get("pegs", []))
-        for h in range(1, self._holes() + 1):
-            try:
-                btn = self.query_one("#hole-%d" % h, Button)
-            except Exception:  # the rows are being rebuilt
-                return
-            symbol, bg, fg = self._look(h, st)
-            btn.label = symbol + str(h)
-            btn.styles.background = bg
-            btn.styles.color = fg
-            btn.styles.text_style = "reverse bold underline" if h == self.cursor else "none"
+        if not self._paint_holes(st):
+            return
         mode = st.get("mode")
         if mode == "demo" and self.demo is None:
             self._log_lit_move(st)
@@ -414,17 +406,22 @@ class BoardApp(App[int]):
 
     def _motion_tick(self) -> None:
         """The roles' patterns in time, redrawn between the board's states (roles "motion")."""
-        st = self.state
-        if st.get("roles") != "motion":
-            return
+        if self.state.get("roles") == "motion":
+            self._paint_holes(self.state)
+
+    def _paint_holes(self, st: dict[str, Any]) -> bool:
+        """Every hole's symbol and colours from `st` (False: the rows are being rebuilt)."""
         for h in range(1, self._holes() + 1):
             try:
                 btn = self.query_one("#hole-%d" % h, Button)
             except Exception:  # the rows are being rebuilt
-                return
+                return False
             symbol, bg, fg = self._look(h, st)
+            btn.label = symbol + str(h)
             btn.styles.background = bg
             btn.styles.color = fg
+            btn.styles.text_style = "reverse bold underline" if h == self.cursor else "none"
+        return True
 
     def _log_lit_move(self, st: dict[str, Any]) -> None:
         """A demo this UI did not start (the board's button, another program): the move it lights."""
