@@ -6,6 +6,7 @@ inside a compaction loses at most what docs/protocol.md states, never a wrong re
 
 import json
 import random
+import sys
 
 import pytest
 from fakehw import FlashNvm, PowerCut
@@ -287,3 +288,50 @@ def test_a_move_during_a_rewrite_stops_it_and_nothing_is_lost():
     assert again.start == start_mask(B, 1) and list(again.moves) == [j]
     got = kept(nvm)
     assert got == played[-len(got):]
+
+
+def _sector_buffers(monkeypatch):
+    """The NVM-sized buffers pegfw.store and pegfw.store_records make (their `bytearray`, looked up
+    in their globals first; store_records loaded now, so that start-up's load finds this one)."""
+    import pegfw.store
+
+    made = []
+
+    def spy(*args):
+        b = bytearray(*args)
+        if len(b) >= 1024:  # (not the small ones: an entry, a header)
+            made.append(len(b))
+        return b
+
+    for module in (pegfw.store, store_records):
+        monkeypatch.setattr(module, "bytearray", spy, raising=False)
+    monkeypatch.setitem(sys.modules, "pegfw.store_records", store_records)  # (an App start drops it)
+    return made
+
+
+def test_a_new_boards_first_start_writes_its_record_without_a_4kb_buffer(monkeypatch):
+    """At start-up the App's code is compiled and the heap in pieces: a blank sector (a new chip) is
+    programmed in place, so start-up asks the heap for no 4 KB in one piece (on the chip VM, that
+    request failed a new board's start now and then)."""
+    from fakehw import HW, make_app
+
+    made = _sector_buffers(monkeypatch)
+    nvm = FlashNvm()
+    make_app(HW(nvm=nvm))
+    assert made == [] and nvm.erases == 0 and nvm.programs == 1
+    assert bytes(nvm.data[HEAD:]) == b"\xff" * (len(nvm.data) - HEAD)  # the header alone, the log free
+
+
+def test_a_foreign_record_is_erased_and_rewritten_at_start_from_one_buffer(monkeypatch):
+    """A record that is not blank (foreign, damaged) needs the erase and a whole sector rebuilt:
+    one buffer of the NVM's size, made by the rewrite, and the record is ours after."""
+    from fakehw import HW, make_app
+
+    made = _sector_buffers(monkeypatch)
+    nvm = FlashNvm()
+    nvm.data[100:104] = b"\x00\x01\x02\x03"  # not our header: a foreign record
+    make_app(HW(nvm=nvm))
+    assert made == [len(nvm.data)] and nvm.erases == 1
+    kept = Store(nvm, 5)
+    store_log.load(kept)
+    assert kept.end == HEAD and bytes(nvm.data[HEAD:]) == b"\xff" * (len(nvm.data) - HEAD)

@@ -65,6 +65,20 @@ def test_wait_idle_times_out_and_forgets_pings_at_a_power_cycle():
     assert log == [("error", "r1", "timeout"), ("ping", 1), ("ping", 2)]
 
 
+def test_a_timeout_tells_the_firmwares_last_console_line():
+    errors = []
+    lines = []
+    waits = IdleWaits(Timers(), lambda n: None, lambda rid, f: None, lambda rid, code, msg: errors.append(msg),
+                      last_words=lambda: lines[-1] if lines else None)
+    waits.start("r1")
+    waits.expire(time.monotonic() + DEADLINE_S + 1)
+    lines.append("pegboard: cannot start: MemoryError('memory allocation failed')")
+    waits.start("r2")
+    waits.expire(time.monotonic() + DEADLINE_S + 1)
+    assert errors == ["the firmware did not go idle", "the firmware did not go idle (its console's last line: "
+                      "pegboard: cannot start: MemoryError('memory allocation failed'))"]
+
+
 def test_data_port_flow_control_and_cable(tmp_path):
     sent = []
     link = str(tmp_path / "board")

@@ -65,7 +65,7 @@ class App:
         self.store = Store(hw.nvm, cfg.rows, hw.ticks_ms)
         ondemand.load("pegfw.store_log").load(self.store)  # read once: the code leaves the heap after
         if self.store.end is None and hw.nvm is not None:
-            self.store.compact()  # a new, foreign or damaged record: rewritten now, not mid-game
+            self.store.compact(False)  # a new, foreign or damaged record: rewritten now, not mid-game
         for name in ("pegfw.store_log", "pegfw.store_records", "pegfw.store_games", "pegfw.store_tokens",
                      "pegfw.bests"):
             ondemand.unload(name)  # (the replay notes the bests with pegfw.bests)

@@ -158,11 +158,13 @@ class Store:
         n = len(self.nvm) if self.nvm is not None else 0
         return n > 0 and (self.end is None or self.end + min(ROOM, n // 4) > n)
 
-    def compact(self):
-        """Rewrite the record at once (pegfw.store_records.compact): its code is loaded for it."""
+    def compact(self, buffer_first=True):
+        """Rewrite the record at once (pegfw.store_records.compact): its code is loaded for it.
+        `buffer_first`: its 4 KB buffer first, while the heap is whole (compiling the code leaves it
+        in pieces); False at start-up, where the heap is in pieces already: the rewrite makes one only
+        if it erases (a new board's blank sector is programmed in place with none)."""
         self.rewriting = None
-        # its 4 KB buffer first, while the heap is whole: compiling the code leaves it in pieces
-        sector = bytearray(len(self.nvm)) if self.nvm is not None else None
+        sector = bytearray(len(self.nvm)) if buffer_first and self.nvm is not None else None
         ondemand.load("pegfw.store_records").compact(self, sector)
         self._drop_code()
 

@@ -18,15 +18,18 @@ DEADLINE_S = 10.0  # a firmware that never asks for an event (hung, or busy) is 
 
 class IdleWaits:
     """`ping(n)` sends ping n to the firmware; `reply(rid, fields)` and `error(rid, code, message)`
-    answer the control request whose id is rid."""
+    answer the control request whose id is rid; `last_words()` is the firmware's last console line
+    (None without one), told with a timeout: a firmware that stopped at start-up says why there."""
 
     def __init__(self, timers: Timers, ping: Callable[[int], None], reply: Callable[[Any, dict[str, Any]], None],
-                 error: Callable[[Any, str, str], None], deadline_s: float = DEADLINE_S) -> None:
+                 error: Callable[[Any, str, str], None], deadline_s: float = DEADLINE_S,
+                 last_words: Callable[[], str | None] = lambda: None) -> None:
         self.timers = timers
         self.deadline_s = deadline_s
         self.ping = ping
         self.reply = reply
         self.error = error
+        self.last_words = last_words
         self._numbers = itertools.count(1)
         self._waiting: dict[int, tuple[Any, float, bool]] = {}  # ping -> (rid, deadline, first of two)
 
@@ -53,7 +56,9 @@ class IdleWaits:
         for n, (rid, deadline, _first) in list(self._waiting.items()):
             if now > deadline:
                 del self._waiting[n]
-                self.error(rid, "timeout", "the firmware did not go idle")
+                line = self.last_words()
+                self.error(rid, "timeout", "the firmware did not go idle" +
+                           (" (its console's last line: %s)" % line if line else ""))
 
     def forget(self) -> None:
         """A power cycle: the new firmware never saw these pings."""

@@ -160,7 +160,8 @@ class Simulator:
         self.control_path = self.control_server.path
         self.idle_waits = IdleWaits(self.timers, lambda n: self.to_firmware({"t": "ping", "n": n}),
                                     self.control_server.reply, self.control_server.error,
-                                    IDLE_DEADLINE_S.get(runtime, DEADLINE_S))
+                                    IDLE_DEADLINE_S.get(runtime, DEADLINE_S),
+                                    lambda: self.console[-1] if self.console else None)
         self._loop = EventLoop(self._watch, self._tick)
         self._hand: Any = None  # pegboard.sim.hand.Hand, opened by control()
 
