@@ -67,6 +67,32 @@ def test_no_float_literals_in_the_solver_core():
         assert not re.search(r"\b\d+\.\d+\b|\d+e-?\d+", code), name
 
 
+# The chip compiles the firmware from source, much of it after start-up (pegfw.ondemand) when the
+# heap is in pieces. The parser makes a str object of every long string literal, a docstring too,
+# before the compiler drops it: one block of the string's size, in one piece. pegcore.targets' 2.4 KB
+# docstring failed a `challenge` request now and then on the chip runtime with 87 KB free.
+LONGEST_LITERAL = 1024  # bytes; longer explanations go in # comments, which cost the heap nothing
+
+
+def long_literals(text):
+    import ast
+
+    out = []
+    for node in ast.walk(ast.parse(text)):
+        if isinstance(node, ast.Constant) and isinstance(node.value, (str, bytes)):
+            size = len(node.value.encode() if isinstance(node.value, str) else node.value)
+            if size > LONGEST_LITERAL:
+                out.append((node.lineno, size))
+    return out
+
+
+def test_no_string_literal_needs_a_block_over_1kb_to_compile():
+    bad = ["%s:%d: %d bytes" % (p.relative_to(ROOT), line, size) for p in sources()
+           for line, size in long_literals(p.read_text())]
+    assert not bad, bad
+    assert long_literals('"""%s"""\nx = 1\n' % ("a" * 1100)) == [(1, 1100)]  # the scan finds a long docstring
+
+
 def test_only_hardware_py_imports_hardware_modules():
     importers = set()
     for p in sources():

@@ -1,18 +1,16 @@
 """The dead ends every 15-hole position can still reach: for each position, the set of peg counts k
 such that some line of play from it stops (no jump left) with exactly k pegs, as a bitset (bit k).
 The challenges (pegcore.targets) read it: "leave exactly K pegs" is bit K, the reverse game
-("leave as many pegs as possible") is the highest bit. Read from flash a byte at a time.
-
-File layout (as pegcore.finishfile's): b"PGE1", palette size P (uint8), hash slots N (uint16),
-multipliers k1, k2 (uint16, those of the hint table it belongs to); P end sets (uint16: bit k = a
-dead end with k pegs is reachable; the same for every symmetric image, so no frame to map); then
-N palette indices (uint8), one per slot of the hint table's perfect hash.
-
-`t5_ends.bin` is 6,473 bytes (11 of header, 81 sets = 162 bytes, 6,300 slots). An open table keeps
-its 162-byte palette (a bytearray) and a 1-byte buffer in the heap, plus the open file: 320 bytes in
-all on the 32-bit chip VM (the finish table: 416); a lookup allocates nothing; the slots stay on
-flash. pegboard.solve.tablegen writes it beside t5_hints.bin.
-"""
+("leave as many pegs as possible") is the highest bit. Read from flash a byte at a time."""
+# File layout (as pegcore.finishfile's): b"PGE1", palette size P (uint8), hash slots N (uint16),
+# multipliers k1, k2 (uint16, those of the hint table it belongs to); P end sets (uint16: bit k = a
+# dead end with k pegs is reachable; the same for every symmetric image, so no frame to map); then
+# N palette indices (uint8), one per slot of the hint table's perfect hash.
+#
+# `t5_ends.bin` is 6,473 bytes (11 of header, 81 sets = 162 bytes, 6,300 slots). An open table keeps
+# its 162-byte palette (a bytearray) and a 1-byte buffer in the heap, plus the open file: 320 bytes in
+# all on the 32-bit chip VM (the finish table: 416); a lookup allocates nothing; the slots stay on
+# flash. pegboard.solve.tablegen writes it beside t5_hints.bin.
 
 MAGIC = b"PGE1"
 HEAD = 11

@@ -3,41 +3,39 @@ leaves one peg (anywhere, or in a chosen finish hole). Sound: it never claims a 
 position that can be won; where it finds none, only a search can tell.
 
 reason(board, mask, finish=None) -> None or (code, holes), holes 1-based, the checks from the most
-concrete to the most abstract:
-
-  "no_move"       no jump is left (or one peg is left, outside the finish hole); holes: the pegs
-  "isolated"      pegs that can never jump nor be jumped (holes: those pegs): they stay, and the
-                  other pegs can never all go (a jump keeps the peg that jumps)
-  "apart"         the pegs fall into groups that can never meet (holes: the pegs outside the
-                  biggest group): each group keeps a peg of its own
-  "colour"        the colour count (pegcore.parity): no last peg at all, or none in the finish
-                  hole (holes: where a last peg would have to be, [] when nowhere)
-  "out_of_reach"  the colour count leaves the last peg some holes (holes: those) but no peg can ever
-                  get to them
-  "pagoda"        a pagoda count rules out every hole a last peg could still reach (holes: those)
-
-The arguments, all of them invariants of a jump (f over o to t: f and o emptied, t filled):
-
-- Reach. A hole can only fill by a jump whose f and o hold pegs, so the holes that may ever hold a
-  peg lie in the closure of the pegs under "f and o may hold pegs, so t may" (reach()).
-- Isolated. A set S of pegs is fixed for good when, assuming S stays, no jump with a peg of S as f
-  or o has its partner in reach and lands outside S (fixed_pegs()). Proof: take the first jump
-  that moves or takes a peg of S; before it S stands, so its partner is in the reach computed
-  with S's holes blocked and it lands outside S: the assumption said no such jump exists. Then
-  the other pegs only jump each other, and a jump keeps the peg that jumps: one of them stays too.
-- Apart. Grow groups of pegs, each with its reach; two groups merge when a peg of one could ever
-  jump over a peg of the other (groups()). The first jump mixing two groups would need such a pair,
-  so jumps stay inside groups, and a group's own jumps never take its last peg (the jumper stays).
-- Colour. Colour hole (r, c) with (r + c) % 3: a jump changes each colour's count by one, so the
-  parities of n0 + n1 and n1 + n2 are fixed, and they say which colour one last peg can have.
-- Pagoda. Weights w on the holes with w(f) + w(o) >= w(t) for every jump: no jump raises the
-  pegs' total weight, so a position that weighs less than w(h) never becomes one peg in hole h.
-  The weights (PAGODAS, each with its six mirror images, and fibonacci() on any board) are found
-  once on a PC by linear programming; tests check the inequality on every jump.
-
-Pure core: runs under CircuitPython, MicroPython and CPython, integers only. The host uses it (the
-words are pegboard.solve.lost_words); no firmware module imports it, so it stays off the drive.
-"""
+concrete to the most abstract:"""
+#   "no_move"       no jump is left (or one peg is left, outside the finish hole); holes: the pegs
+#   "isolated"      pegs that can never jump nor be jumped (holes: those pegs): they stay, and the
+#                   other pegs can never all go (a jump keeps the peg that jumps)
+#   "apart"         the pegs fall into groups that can never meet (holes: the pegs outside the
+#                   biggest group): each group keeps a peg of its own
+#   "colour"        the colour count (pegcore.parity): no last peg at all, or none in the finish
+#                   hole (holes: where a last peg would have to be, [] when nowhere)
+#   "out_of_reach"  the colour count leaves the last peg some holes (holes: those) but no peg can ever
+#                   get to them
+#   "pagoda"        a pagoda count rules out every hole a last peg could still reach (holes: those)
+#
+# The arguments, all of them invariants of a jump (f over o to t: f and o emptied, t filled):
+#
+# - Reach. A hole can only fill by a jump whose f and o hold pegs, so the holes that may ever hold a
+#   peg lie in the closure of the pegs under "f and o may hold pegs, so t may" (reach()).
+# - Isolated. A set S of pegs is fixed for good when, assuming S stays, no jump with a peg of S as f
+#   or o has its partner in reach and lands outside S (fixed_pegs()). Proof: take the first jump
+#   that moves or takes a peg of S; before it S stands, so its partner is in the reach computed
+#   with S's holes blocked and it lands outside S: the assumption said no such jump exists. Then
+#   the other pegs only jump each other, and a jump keeps the peg that jumps: one of them stays too.
+# - Apart. Grow groups of pegs, each with its reach; two groups merge when a peg of one could ever
+#   jump over a peg of the other (groups()). The first jump mixing two groups would need such a pair,
+#   so jumps stay inside groups, and a group's own jumps never take its last peg (the jumper stays).
+# - Colour. Colour hole (r, c) with (r + c) % 3: a jump changes each colour's count by one, so the
+#   parities of n0 + n1 and n1 + n2 are fixed, and they say which colour one last peg can have.
+# - Pagoda. Weights w on the holes with w(f) + w(o) >= w(t) for every jump: no jump raises the
+#   pegs' total weight, so a position that weighs less than w(h) never becomes one peg in hole h.
+#   The weights (PAGODAS, each with its six mirror images, and fibonacci() on any board) are found
+#   once on a PC by linear programming; tests check the inequality on every jump.
+#
+# Pure core: runs under CircuitPython, MicroPython and CPython, integers only. The host uses it (the
+# words are pegboard.solve.lost_words); no firmware module imports it, so it stays off the drive.
 
 from pegcore.parity import colour_masks, last_peg_holes
 from pegcore.rules import has_move, holes_of, popcount

@@ -197,20 +197,18 @@ class MostSearch:
     best found so far is a bound (a position with p pegs and a jump leads only to dead ends of p-1
     pegs or fewer, so it is skipped once p-1 <= best); a memo of positions already searched,
     capped at `memo_cap` (beyond it positions may be searched again: slower, still right). Its
-    stacks are one entry a jump deep (the jumps of a position in order: a few bytes each).
-
-    Bounded: `.best` (-1 until a dead end is found) and `.jumps` (the line to it) are the best so
-    far after every slice, so a caller with a budget stops when it runs out and takes them;
-    `.proven` says the search ran to its end (best is the maximum). `.nodes` counts the positions
-    looked at. Measured with the 1,024-position memo: 15 holes proven within 8,000 positions (a
-    few seconds on the chip at its ~800 positions a second); 21 holes (every start's best is 12)
-    a first dead end (6-10 pegs) within ~200 positions, 12 after 0.1-0.25 M and proven after
-    0.3-1 M (minutes to hours on the chip: the board takes the best its budget finds); 28 holes
-    (best 18 from a corner) not proven within 2 M positions, the best so far 7-12 after 2,000.
-
-        s = MostSearch(board, mask)
-        while not s.advance(200) and s.nodes < budget: ...
-    """
+    stacks are one entry a jump deep (the jumps of a position in order: a few bytes each)."""
+    # Bounded: `.best` (-1 until a dead end is found) and `.jumps` (the line to it) are the best so
+    # far after every slice, so a caller with a budget stops when it runs out and takes them;
+    # `.proven` says the search ran to its end (best is the maximum). `.nodes` counts the positions
+    # looked at. Measured with the 1,024-position memo: 15 holes proven within 8,000 positions (a
+    # few seconds on the chip at its ~800 positions a second); 21 holes (every start's best is 12)
+    # a first dead end (6-10 pegs) within ~200 positions, 12 after 0.1-0.25 M and proven after
+    # 0.3-1 M (minutes to hours on the chip: the board takes the best its budget finds); 28 holes
+    # (best 18 from a corner) not proven within 2 M positions, the best so far 7-12 after 2,000.
+    #
+    #     s = MostSearch(board, mask)
+    #     while not s.advance(200) and s.nodes < budget: ...
 
     def __init__(self, board, mask, memo_cap=1024):
         from pegcore.rules import popcount

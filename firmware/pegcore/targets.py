@@ -1,35 +1,33 @@
 """Challenges: a target for the game other than "as few pegs as possible", the hints toward it and
-its verdict at game over. Pure core: the firmware, the host and the tests share it.
-
-A target is a plain tuple (kind, n):
-    (FINISH, h)  the last peg in hole h, one peg left (h = 0: the hole that started empty, until
-                 resolve() names it)
-    (LEAVE, k)   game over (no jump left) with exactly k pegs
-    (MOST, n)    the reverse game: stop with as many pegs as possible, no jump left. n = 0 until
-                 resolve() sets n to the most a dead end from the start can hold; then the verdict
-                 is met when the game stops with n pegs or more (on 15 holes n is the exact
-                 maximum, so exactly n)
-On the wire and in records: "finish:13", "finish", "leave:3", "most", "most:10" (parse, to_text).
-
-15 holes: every answer is a few table lookups, no search: the finish table (pegcore.finishfile)
-for FINISH, the ends table (pegcore.endsfile: the dead-end peg counts reachable from every
-position) for LEAVE and MOST. Without the tables (21 and 28 holes) reachable() and hint() say None
-("unknown: search") but at game over, and search() gives the sliced search to run instead:
-pegcore.search.SolutionSearch (FINISH), LeaveSearch (LEAVE, and MOST once its n is known) or
-MostSearch (MOST unresolved: the reverse game's best). MostSearch is bounded by the caller's node
-budget: it reports the best dead end found so far (.best, .jumps) and whether that is proven the
-maximum (.proven); a reverse game resolved from an unproven best judges "met" for that many pegs or
-more, so a player who beats the board's search still meets it. The limit, at the chip's ~800
-positions a second: on 21 holes the best (12 from every start) takes 0.1-0.25 M positions and its
-proof 0.3-1 M, so within a few thousand the board has a dead end of 6-10 pegs; on 28 holes it is
-never proven (pegcore.search.MostSearch has the figures). LEAVE k searches are quick for small and
-large k (leave 3 on 21 holes: under 100 positions) but a middle k can take tens of thousands
-(leave 8 from a 21-hole corner: 19,000 with the 1,024-position memo).
-
-Heap on the 32-bit chip VM: this module's code 4.6 KB; the finish and ends tables open: 416 and
-320 bytes; a hint allocates only a few small tuples. LeaveSearch and MostSearch add 2.2 KB of code to
-pegcore.search while it is loaded.
-"""
+its verdict at game over. Pure core: the firmware, the host and the tests share it."""
+# A target is a plain tuple (kind, n):
+#     (FINISH, h)  the last peg in hole h, one peg left (h = 0: the hole that started empty, until
+#                  resolve() names it)
+#     (LEAVE, k)   game over (no jump left) with exactly k pegs
+#     (MOST, n)    the reverse game: stop with as many pegs as possible, no jump left. n = 0 until
+#                  resolve() sets n to the most a dead end from the start can hold; then the verdict
+#                  is met when the game stops with n pegs or more (on 15 holes n is the exact
+#                  maximum, so exactly n)
+# On the wire and in records: "finish:13", "finish", "leave:3", "most", "most:10" (parse, to_text).
+#
+# 15 holes: every answer is a few table lookups, no search: the finish table (pegcore.finishfile)
+# for FINISH, the ends table (pegcore.endsfile: the dead-end peg counts reachable from every
+# position) for LEAVE and MOST. Without the tables (21 and 28 holes) reachable() and hint() say None
+# ("unknown: search") but at game over, and search() gives the sliced search to run instead:
+# pegcore.search.SolutionSearch (FINISH), LeaveSearch (LEAVE, and MOST once its n is known) or
+# MostSearch (MOST unresolved: the reverse game's best). MostSearch is bounded by the caller's node
+# budget: it reports the best dead end found so far (.best, .jumps) and whether that is proven the
+# maximum (.proven); a reverse game resolved from an unproven best judges "met" for that many pegs or
+# more, so a player who beats the board's search still meets it. The limit, at the chip's ~800
+# positions a second: on 21 holes the best (12 from every start) takes 0.1-0.25 M positions and its
+# proof 0.3-1 M, so within a few thousand the board has a dead end of 6-10 pegs; on 28 holes it is
+# never proven (pegcore.search.MostSearch has the figures). LEAVE k searches are quick for small and
+# large k (leave 3 on 21 holes: under 100 positions) but a middle k can take tens of thousands
+# (leave 8 from a 21-hole corner: 19,000 with the 1,024-position memo).
+#
+# Heap on the 32-bit chip VM: this module's code 4.6 KB; the finish and ends tables open: 416 and
+# 320 bytes; a hint allocates only a few small tuples. LeaveSearch and MostSearch add 2.2 KB of code to
+# pegcore.search while it is loaded.
 
 FINISH = "finish"
 LEAVE = "leave"

@@ -2,17 +2,16 @@
 log of entries in erased flash (0xFF): a new game and its start (one byte for a full board less
 one hole; a hole mask and a finish hole for a start set by hand), each move, each undo, each scored
 game over, each game abandoned (the board emptied). The log is what makes a resume exact: the very
-moves played.
-
-Flash wears out by erases (W25Q16JV: at least 100,000 per 4 KB sector). CircuitPython's RP2040 nvm
-programs bytes that are all 0xFF without erasing and erases the sector for any other write, so
-an entry costs no erase; the sector is erased only when the log is nearly full (about 115
-games), in a loop pass where nobody plays (pegfw.app), and rewritten with the totals in the header,
-the game in progress and the newest finished and abandoned games (REC entries: the `records`
-request reads them and the log's own games back) (docs/protocol.md, "What the board keeps": the window a power cut there
-can cost, and what).
-A header that fails its checks is ignored, never trusted; a log entry that makes no sense ends
-the log (the next write compacts it): pegfw.store_log reads it at start-up."""
+moves played."""
+# Flash wears out by erases (W25Q16JV: at least 100,000 per 4 KB sector). CircuitPython's RP2040 nvm
+# programs bytes that are all 0xFF without erasing and erases the sector for any other write, so
+# an entry costs no erase; the sector is erased only when the log is nearly full (about 115
+# games), in a loop pass where nobody plays (pegfw.app), and rewritten with the totals in the header,
+# the game in progress and the newest finished and abandoned games (REC entries: the `records`
+# request reads them and the log's own games back) (docs/protocol.md, "What the board keeps": the
+# window a power cut there can cost, and what).
+# A header that fails its checks is ignored, never trusted; a log entry that makes no sense ends
+# the log (the next write compacts it): pegfw.store_log reads it at start-up.
 
 from pegfw import ondemand
 from pegfw.clock import ticks_diff

@@ -30,14 +30,13 @@ def entries(store, out):
     out[1]; OVER; ABANDON; TIME: out[4] the game's seconds so far; REC (and RECT, with out[4] its
     seconds), a game carried over: out[0] its start, out[1] finish, out[2] moves, out[3] result;
     BEST: out[0] start, out[1] challenge, out[3] pegs left, out[4] seconds; SOLVED: out[0] the
-    puzzle; last FREE where the log ends, out[0] where (the next entry goes there).
-    An entry that makes no sense ends the log with no FREE (torn or damaged; the next write
-    compacts it): a byte no entry begins with; a start hole out of range, a mask byte over 127 (so
-    erased flash too), a mask off the board, a challenge goal_ok refuses; a REC whose length or
-    check fails; a move off the board's jumps; a move, undo, game over, abandon or challenge
-    outside a game (a clock too); an undo with no move; a second game over with no undo between;
-    a best off the board or with no peg. So does the
-    NVM's end reached with no FREE (no room left)."""
+    puzzle; last FREE where the log ends, out[0] where (the next entry goes there)."""
+    # An entry that makes no sense ends the log with no FREE (torn or damaged; the next write
+    # compacts it): a byte no entry begins with; a start hole out of range, a mask byte over 127 (so
+    # erased flash too), a mask off the board, a challenge goal_ok refuses; a REC whose length or
+    # check fails; a move off the board's jumps; a move, undo, game over, abandon or challenge
+    # outside a game (a clock too); an undo with no move; a second game over with no undo between;
+    # a best off the board or with no peg. So does the NVM's end reached with no FREE (no room left).
     nvm, holes, full = store.nvm, store.holes, store.full()
     n, at = len(nvm), HEAD
     nmask = mask_bytes(holes)

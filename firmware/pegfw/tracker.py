@@ -1,44 +1,42 @@
-"""Follows the game from the stable sensor picture, whatever order hands move pegs in.
-
-The accepted game position is `position`. A picture is judged against it (see `fit`):
-- the position itself, or a legal jump in progress: pegs changed only inside the three holes of
-  one legal jump (lift, remove the jumped peg, place: any order), or an undo in progress;
-- pegs in the hand: pegs missing anywhere else (a peg lifted elsewhere, even while a jump is half
-  made) are never an error, only placements can be;
-- illegal: a placement no legal jump (or undo) explains; its holes are flagged until the
-  picture makes sense again.
-A move is recorded when the picture is the jump's end picture (the jumper has left, the jumped
-peg is gone); reaching the position before the last move undoes it. Quick hands: one picture may
-hold a finished jump and the next one begun.
-
-New games: filling all holes but one (by any route, after a game of any length) starts a game,
-unless the picture is exactly a move or an undo of the game being played. A refill that is also
-a jump or undo in progress of that game is remembered as a possible new start (changing the start
-by one peg looks like half a jump; putting a move's pegs back looks like a refill); the game
-becomes that start's when a picture is settled for it (a placement its jumps explain, or its
-first move made) but not for the old game. A picture that is the old game's move made settles
-the old game (moving peg 2 into 1, then pulling 4 first, is 4 over 2 into 1 to the sensors).
-`play` starts a game from any pegs (begin_game); `setup` sets `target`, a wanted position: when
-the pegs match it, "setup_done" and a game from it (pegfw.position_requests).
-
-Ending a game with the hands: a board emptied of pegs ends the game in play (`emptied`, called by
-the App once the empty board has been stable for a settle time), unless the game's last jump is
-in the hand (two pegs left with a jump between them: both are lifted while it is made). The first
-placement after an empty board that the game cannot explain ends it at once. After game_over, a
-picture that is neither the final position nor an undo of the last move in progress is setup.
-In setup the position is the pegs as sensed (free play).
-
-After a resume (pegfw.resume.adopt), a picture the game cannot explain may be moves made while
-the firmware was down: it is not flagged at once; `catchup` stays set
-until a move has been followed and the picture matches the position, and meanwhile the App
-searches for such moves from the resumed position `base` (pegfw.resume.Catchup).
-Events are tuples: the protocol event's name, then its fields, at the positions named below:
-("lift" | "place", HOLE), ("new_game", EMPTY, START), ("move", JUMP, PEGS_LEFT), ("undo", JUMP),
-("illegal", HOLES), ("recovered",), ("game_over", VERDICT, PEGS_LEFT), ("setup", REASON) (the
-game ended: "emptied" — abandoned —, "game_over" — a picture after the end —, "request"),
-("setup_done",) (the pegs match the wanted position). EMPTY is None for a hand-set start. Tuples, not objects:
-each picture makes a few, and the chip's heap is small.
-"""
+"""Follows the game from the stable sensor picture, whatever order hands move pegs in."""
+# The accepted game position is `position`. A picture is judged against it (see `fit`):
+# - the position itself, or a legal jump in progress: pegs changed only inside the three holes of
+#   one legal jump (lift, remove the jumped peg, place: any order), or an undo in progress;
+# - pegs in the hand: pegs missing anywhere else (a peg lifted elsewhere, even while a jump is half
+#   made) are never an error, only placements can be;
+# - illegal: a placement no legal jump (or undo) explains; its holes are flagged until the
+#   picture makes sense again.
+# A move is recorded when the picture is the jump's end picture (the jumper has left, the jumped
+# peg is gone); reaching the position before the last move undoes it. Quick hands: one picture may
+# hold a finished jump and the next one begun.
+#
+# New games: filling all holes but one (by any route, after a game of any length) starts a game,
+# unless the picture is exactly a move or an undo of the game being played. A refill that is also
+# a jump or undo in progress of that game is remembered as a possible new start (changing the start
+# by one peg looks like half a jump; putting a move's pegs back looks like a refill); the game
+# becomes that start's when a picture is settled for it (a placement its jumps explain, or its
+# first move made) but not for the old game. A picture that is the old game's move made settles
+# the old game (moving peg 2 into 1, then pulling 4 first, is 4 over 2 into 1 to the sensors).
+# `play` starts a game from any pegs (begin_game); `setup` sets `target`, a wanted position: when
+# the pegs match it, "setup_done" and a game from it (pegfw.position_requests).
+#
+# Ending a game with the hands: a board emptied of pegs ends the game in play (`emptied`, called by
+# the App once the empty board has been stable for a settle time), unless the game's last jump is
+# in the hand (two pegs left with a jump between them: both are lifted while it is made). The first
+# placement after an empty board that the game cannot explain ends it at once. After game_over, a
+# picture that is neither the final position nor an undo of the last move in progress is setup.
+# In setup the position is the pegs as sensed (free play).
+#
+# After a resume (pegfw.resume.adopt), a picture the game cannot explain may be moves made while
+# the firmware was down: it is not flagged at once; `catchup` stays set
+# until a move has been followed and the picture matches the position, and meanwhile the App
+# searches for such moves from the resumed position `base` (pegfw.resume.Catchup).
+# Events are tuples: the protocol event's name, then its fields, at the positions named below:
+# ("lift" | "place", HOLE), ("new_game", EMPTY, START), ("move", JUMP, PEGS_LEFT), ("undo", JUMP),
+# ("illegal", HOLES), ("recovered",), ("game_over", VERDICT, PEGS_LEFT), ("setup", REASON) (the
+# game ended: "emptied" — abandoned —, "game_over" — a picture after the end —, "request"),
+# ("setup_done",) (the pegs match the wanted position). EMPTY is None for a hand-set start. Tuples, not objects:
+# each picture makes a few, and the chip's heap is small.
 
 from pegcore.rules import has_move, holes_of, popcount, verdict
 
