@@ -67,7 +67,7 @@ def test_no_float_literals_in_the_solver_core():
         assert not re.search(r"\b\d+\.\d+\b|\d+e-?\d+", code), name
 
 
-# The chip compiles the firmware from source, much of it after start-up (pegfw.ondemand) when the
+# Deployed as .py, the chip compiles the firmware from source, much of it after start-up (pegfw.ondemand) when the
 # heap is in pieces. The parser makes a str object of every long string literal, a docstring too,
 # before the compiler drops it: one block of the string's size, in one piece. pegcore.targets' 2.4 KB
 # docstring failed a `challenge` request now and then on the chip runtime with 87 KB free.

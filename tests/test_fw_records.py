@@ -9,7 +9,7 @@ import random
 import sys
 
 import pytest
-from fakehw import FlashNvm, PowerCut
+from fakehw import HW, FlashNvm, PowerCut, make_app
 from support import ask, output, stored
 from test_fw_scored import Hands
 
@@ -313,8 +313,6 @@ def test_a_new_boards_first_start_writes_its_record_without_a_4kb_buffer(monkeyp
     """At start-up the App's code is compiled and the heap in pieces: a blank sector (a new chip) is
     programmed in place, so start-up asks the heap for no 4 KB in one piece (on the chip VM, that
     request failed a new board's start now and then)."""
-    from fakehw import HW, make_app
-
     made = _sector_buffers(monkeypatch)
     nvm = FlashNvm()
     make_app(HW(nvm=nvm))
@@ -325,8 +323,6 @@ def test_a_new_boards_first_start_writes_its_record_without_a_4kb_buffer(monkeyp
 def test_a_foreign_record_is_erased_and_rewritten_at_start_from_one_buffer(monkeypatch):
     """A record that is not blank (foreign, damaged) needs the erase and a whole sector rebuilt:
     one buffer of the NVM's size, made by the rewrite, and the record is ours after."""
-    from fakehw import HW, make_app
-
     made = _sector_buffers(monkeypatch)
     nvm = FlashNvm()
     nvm.data[100:104] = b"\x00\x01\x02\x03"  # not our header: a foreign record
