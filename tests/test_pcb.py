@@ -12,6 +12,7 @@ import pytest
 
 from pegboard.hardware import footprints as fp
 from pegboard.hardware import kicad_pcb, pcb, pcb_files
+from pegboard.hardware.pcb_silk import courtyard
 from pegboard.hardware.drawings import PIXEL_PCB_T, PIXEL_T, box_window, inside_triangle
 from pegboard.hardware.router import Grid, Rect, RouteError, Router
 
@@ -89,10 +90,10 @@ def test_the_board_and_its_parts_fit_inside_the_box():
     for (x, y), (ix, iy) in zip(edge, inner, strict=True):
         assert (x - cx) ** 2 + (y - cy) ** 2 < (ix - cx) ** 2 + (iy - cy) ** 2  # every corner inside the walls
     for p in pcb.placement():
-        w, h = p.footprint.courtyard
-        for dx in (-w, w):
-            for dy in (-h, h):
-                assert inside_triangle([(p.x + dx, p.y + dy)], edge) >= 0, p.ref
+        c = courtyard(p)
+        for x in (c.x0, c.x1):
+            for y in (c.y0, c.y1):
+                assert inside_triangle([(x, y)], edge) >= 0, p.ref
 
 
 def test_the_board_keeps_the_section_drawings_stack():

@@ -1,11 +1,19 @@
-"""The printed board's footprints: each part's copper pads, drill holes and courtyard, in mm, in the
-footprint's own frame (KiCad's: x right, y down, seen from the top, pin 1 where the data sheet's
-top view has it). Pad sizes are the land patterns KiCad's standard library gives these packages
-(their names below), which follow IPC-7351 nominal lands for the packages' data-sheet dimensions."""
+"""The printed board's footprints, read from KiCad's own footprint library: each part's pads, drill
+holes, courtyard and drawing (silkscreen with its pin-1 or polarity mark, fab layer) exactly as
+KiCad's .kicad_mod files have them, in the footprint's own frame (KiCad's: x right, y down, seen
+from the top). The files in kicad_lib/ are byte-for-byte copies of KiCad 6.0.11's library (Debian's
+kicad-footprints, /usr/share/kicad/footprints; CC-BY-SA 4.0 with KiCad's exception for designs
+that use them); tests/test_pcb_footprints.py holds each copy to the installed library and every
+pad on the board to its footprint's file."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import NamedTuple, Optional
+
+from pegboard.hardware import sexpr
+
+LIBRARY = Path(__file__).with_name("kicad_lib")
 
 
 class Pad(NamedTuple):
@@ -15,82 +23,79 @@ class Pad(NamedTuple):
     w: float
     h: float
     drill: Optional[float] = None  # a plated through hole; None: a surface pad on the part's side
-    shape: str = "rect"  # "rect", "roundrect" or "circle"
+    shape: str = "rect"  # KiCad's: "rect", "roundrect", "oval" or "circle"
+    rratio: float = 0.0  # a roundrect's corner radius over its shorter side
 
 
 class Footprint(NamedTuple):
-    name: str  # KiCad library name of the same land pattern
+    name: str  # "Library:Footprint", KiCad's own
     pads: tuple[Pad, ...]
-    courtyard: tuple[float, float]  # half width, half height: keep-out for other parts
-    body: tuple[float, float]  # half width, half height of the part's body (silkscreen, fab layer)
+    courtyard: tuple[float, float, float, float]  # x0, y0, x1, y1: the courtyard's extent
+    drawing: tuple[list, ...]  # the library's fp_line / fp_circle / fp_text items, as parsed
     height: float  # the body's height above the board, mm (data sheet)
-    package: str  # as a placement file names it
-    keepouts: tuple[tuple[float, float, float, float], ...] = ()  # courtyards (x, y, half w, half h)
-    #                  where the part is not one block on the board (the Pico: only its sockets)
+    package: str  # as a BOM names it
+    attr: str  # "smd" or "through_hole"
 
 
-def _two(name: str, pitch: float, w: float, h: float, court: tuple[float, float], body: tuple[float, float],
-         height: float, package: str) -> Footprint:
-    pads = (Pad("1", -pitch / 2, 0.0, w, h, shape="roundrect"), Pad("2", pitch / 2, 0.0, w, h, shape="roundrect"))
-    return Footprint(name, pads, court, body, height, package)
+def library_file(name: str) -> Path:
+    lib, fp = name.split(":")
+    return LIBRARY / (lib + ".pretty") / (fp + ".kicad_mod")
 
 
-# 0603 (1608 metric) chip capacitor and resistor: KiCad C_0603_1608Metric / R_0603_1608Metric
-C0603 = _two("Capacitor_SMD:C_0603_1608Metric", 1.55, 0.9, 0.95, (1.5, 0.75), (0.8, 0.4), 0.9, "0603")
-R0603 = _two("Resistor_SMD:R_0603_1608Metric", 1.55, 0.9, 0.95, (1.5, 0.75), (0.8, 0.4), 0.55, "0603")
-
-# 100 uF aluminium electrolytic, 6.3 x 7.7 mm SMD can: KiCad CP_Elec_6.3x7.7 (pad 1 is +)
-CP_6_3 = _two("Capacitor_SMD:CP_Elec_6.3x7.7", 5.4, 3.3, 1.6, (4.8, 3.5), (3.3, 3.3), 7.7, "CP_Elec_6.3x7.7")
+def _f(v: str) -> float:
+    return float(v)
 
 
-def _sot(name: str, pins: int, package: str) -> Footprint:
-    """SOT-23 (3 pins: 1 and 2 left, 3 right) or SOT-23-6 (1..3 down the left, 4..6 up the right):
-    KiCad Package_TO_SOT_SMD:SOT-23 / SOT-23-6, pitch 0.95 mm, lands 1.1375 mm either side."""
-    x, w, h = 1.1375, 1.325, 0.6
-    pads: tuple[Pad, ...]
-    if pins == 3:
-        pads = (Pad("1", -x, -0.95, w, h, shape="roundrect"), Pad("2", -x, 0.95, w, h, shape="roundrect"),
-                Pad("3", x, 0.0, w, h, shape="roundrect"))
-    else:
-        pads = tuple(Pad(str(i + 1), -x, -0.95 + 0.95 * i, w, h, shape="roundrect") for i in range(3)) + tuple(
-            Pad(str(6 - i), x, -0.95 + 0.95 * i, w, h, shape="roundrect") for i in range(3))
-    return Footprint(name, pads, (2.1, 1.8), (0.8, 1.5), 1.45, package)
+def load(name: str, height: float, package: str) -> Footprint:
+    tree = sexpr.parse(library_file(name).read_text())
+    pads = []
+    for p in sexpr.items(tree, "pad"):
+        at, size = sexpr.item(p, "at"), sexpr.item(p, "size")
+        drill = sexpr.item(p, "drill")
+        rr = sexpr.item(p, "roundrect_rratio")
+        if p[2] == "np_thru_hole":
+            continue  # a mounting hole's bare drill: not a pad any net reaches
+        pads.append(Pad(p[1], _f(at[1]), _f(at[2]), _f(size[1]), _f(size[2]),
+                        _f(drill[1]) if drill else None, p[3], _f(rr[1]) if rr else 0.0))
+    xs: list[float] = []
+    ys: list[float] = []
+    drawing = []
+    for node in tree[1:]:
+        if not isinstance(node, list) or node[0] not in ("fp_line", "fp_circle", "fp_text"):
+            continue
+        layer = sexpr.item(node, "layer")[1]
+        if layer == "F.CrtYd":
+            for key in ("start", "end", "center"):
+                pt = sexpr.item(node, key)
+                if pt:
+                    xs.append(_f(pt[1]))
+                    ys.append(_f(pt[2]))
+            if node[0] == "fp_circle":  # a round courtyard: its radius all round
+                c, e = sexpr.item(node, "center"), sexpr.item(node, "end")
+                r = abs(_f(e[1]) - _f(c[1])) + abs(_f(e[2]) - _f(c[2]))
+                xs += [_f(c[1]) - r, _f(c[1]) + r]
+                ys += [_f(c[2]) - r, _f(c[2]) + r]
+        drawing.append(node)
+    attr = sexpr.item(tree, "attr")
+    return Footprint(name, tuple(pads), (min(xs), min(ys), max(xs), max(ys)), tuple(drawing), height, package,
+                     attr[1] if attr else "smd")
 
 
-SOT23 = _sot("Package_TO_SOT_SMD:SOT-23", 3, "SOT-23")
-SOT23_6 = _sot("Package_TO_SOT_SMD:SOT-23-6", 6, "SOT-23-6")
-
-# 74AHCT125 in SOIC-14 (D): KiCad Package_SO:SOIC-14_3.9x8.7mm_P1.27mm; 1..7 down the left
-SOIC14 = Footprint("Package_SO:SOIC-14_3.9x8.7mm_P1.27mm",
-                   tuple(Pad(str(i + 1), -2.475, -3.81 + 1.27 * i, 1.95, 0.6, shape="roundrect") for i in range(7))
-                   + tuple(Pad(str(14 - i), 2.475, -3.81 + 1.27 * i, 1.95, 0.6, shape="roundrect")
-                           for i in range(7)),
-                   (3.7, 4.6), (1.95, 4.35), 1.75, "SOIC-14")
-
-# WS2812B in its 5050 PLCC4 body: KiCad LED_SMD:LED_WS2812B_PLCC4_5.0x5.0mm_P3.2mm. Pin 1 VDD,
-# 2 DOUT, 3 VSS, 4 DIN (Worldsemi WS2812B data sheet, "PIN function"); the light leaves the top.
-WS2812B = Footprint("LED_SMD:LED_WS2812B_PLCC4_5.0x5.0mm_P3.2mm",
-                    (Pad("1", 2.45, -1.6, 1.5, 1.0), Pad("2", 2.45, 1.6, 1.5, 1.0), Pad("3", -2.45, 1.6, 1.5, 1.0),
-                     Pad("4", -2.45, -1.6, 1.5, 1.0)),
-                    (3.45, 2.75), (2.5, 2.5), 1.6, "WS2812B-5050")
-
-
-def _row(n: int, x0: float, y0: float, dx: float, dy: float, start: int = 1) -> tuple[Pad, ...]:
-    # 1.6 mm lands on 1.0 mm holes: a 0.25 mm track passes between two pins 0.1 in apart
-    return tuple(Pad(str(start + i), x0 + dx * i, y0 + dy * i, 1.6, 1.6, 1.0, "rect" if start + i == 1 else "circle")
-                 for i in range(n))
-
-
-# The Pico on two 1 x 20 sockets (0.1 in): the Pico's own pin numbers, seen from its top with the
-# USB end up: 1..20 down the left row, 21..40 up the right, rows 17.78 mm apart (Raspberry Pi,
-# Pico datasheet, "Mechanical specification"). Its body (21 x 51 mm) is the courtyard.
-PICO = Footprint("pegboard:RaspberryPi_Pico_Sockets",
-                 _row(20, -8.89, -24.13, 0.0, 2.54) + _row(20, 8.89, 24.13, 0.0, -2.54, start=21),
-                 (10.5, 25.5), (10.5, 25.5), 12.0, "Pico-sockets-2x20",
-                 ((-8.89, 0.0, 1.5, 25.9), (8.89, 0.0, 1.5, 25.9)))
-
-# Two pins (0.1 in) for the hint button's wires: KiCad Connector_PinHeader_2.54mm:PinHeader_1x02
-HEADER_1X2 = Footprint("Connector_PinHeader_2.54mm:PinHeader_1x02_P2.54mm_Vertical",
-                       _row(2, 0.0, 0.0, 2.54, 0.0), (2.6, 1.35), (2.54, 1.27), 8.5, "PinHeader_1x02")
-
-MOUNTING_HOLE_D = 3.2  # an M3 screw's clearance hole (KiCad MountingHole_3.2mm_M3)
+# Heights from the parts' data sheets: what stands above the board on its side
+C0603 = load("Capacitor_SMD:C_0603_1608Metric", 0.9, "0603")
+R0603 = load("Resistor_SMD:R_0603_1608Metric", 0.55, "0603")
+CP_6_3 = load("Capacitor_SMD:CP_Elec_6.3x7.7", 7.7, "CP_Elec_6.3x7.7")  # pad 1 is +
+SOT23 = load("Package_TO_SOT_SMD:SOT-23", 1.45, "SOT-23")
+SOT23_6 = load("Package_TO_SOT_SMD:SOT-23-6", 1.45, "SOT-23-6")
+SOIC14 = load("Package_SO:SOIC-14_3.9x8.7mm_P1.27mm", 1.75, "SOIC-14")
+# WS2812B in its 5050 PLCC4 body: pin 1 VDD, 2 DOUT, 3 VSS, 4 DIN (Worldsemi WS2812B data sheet,
+# "PIN function"), counter-clockwise seen from the top as KiCad's footprint has them; the light
+# leaves the top
+WS2812B = load("LED_SMD:LED_WS2812B_PLCC4_5.0x5.0mm_P3.2mm", 1.6, "PLCC4 5050")
+# One row of the Pico's two: a 1 x 20 socket, 0.1 in, the Pico's pins on it (Raspberry Pi, Pico
+# datasheet, "Mechanical specification": 20 pins a side at 2.54 mm, the rows 17.78 mm apart)
+SOCKET_1X20 = load("Connector_PinSocket_2.54mm:PinSocket_1x20_P2.54mm_Vertical", 8.5, "PinSocket_1x20")
+# Two pins (0.1 in) for the hint button's wires and for the piezo's
+HEADER_1X2 = load("Connector_PinHeader_2.54mm:PinHeader_1x02_P2.54mm_Vertical", 8.5, "PinHeader_1x02")
+MOUNTING_HOLE = load("MountingHole:MountingHole_3.2mm_M3", 0.0, "M3")
+MOUNTING_HOLE_D = 3.2  # an M3 screw's clearance hole (the footprint's drill)

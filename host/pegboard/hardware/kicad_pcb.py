@@ -6,11 +6,12 @@ router keeps), and what a fab's assembly service takes: a BOM and a placement fi
 from __future__ import annotations
 
 import csv
+import math
 import io
 import json
-import math
 
 from pegboard.hardware import footprints as fp
+from pegboard.hardware import pcb_silk, sexpr
 from pegboard.hardware.pcb import POWER_NETS, Placed, holes, mounting_holes, outline
 from pegboard.hardware.router import CLEARANCE, EDGE_CLEARANCE, VIA_D, VIA_DRILL, WIDTHS, Rect, Router
 from pegboard.hardware.schematic import Schematic
@@ -24,65 +25,93 @@ def _n(v: float) -> str:
     return ("%.4f" % v).rstrip("0").rstrip(".") if v else "0"
 
 
-def _local(p: Placed, x: float, y: float) -> tuple[float, float]:
-    """A board position in the footprint's frame as KiCad stores it (turned back by its angle)."""
-    a = math.radians(p.rot)
-    dx, dy = x - p.x, y - p.y
-    c, s = round(math.cos(a)), round(math.sin(a))
-    return dx * c - dy * s, dx * s + dy * c
+def _flip_layer(layer: str, side: str) -> str:
+    return "B." + layer[2:] if side == "B" and layer.startswith("F.") else layer
 
 
-def _footprint(p: Placed, pads: list[tuple[fp.Pad, Rect]], nets: dict[str, int], what: str) -> str:
+def _xy(node: list, side: str) -> str:
+    """An (at)/(start)/(end)/(center) point of the library's, flipped as KiCad flips a bottom part."""
+    y = -float(node[2]) if side == "B" else float(node[2])
+    return "(%s %s %s)" % (node[0], _n(float(node[1])), _n(y))
+
+
+def _reference(p: Placed, at: tuple[float, float] | None) -> str:
+    """The part's reference: on the silkscreen where pcb_silk found it a clear place (level on the
+    board), else on the fab layer at the footprint's centre."""
     side = p.side
-    f = p.footprint
-    tht = any(pad.drill is not None for pad, _ in pads)
+    if at is None:
+        layer, lx, ly, angle = side + ".Fab", 0.0, 0.0, 0
+    else:
+        dx, dy = at[0] - p.x, at[1] - p.y
+        a = math.radians(p.rot)
+        c, s = round(math.cos(a)), round(math.sin(a))
+        layer, lx, ly, angle = side + ".SilkS", dx * c - dy * s, dx * s + dy * c, 0
+    return ('    (fp_text reference %s (at %s %s%s) (layer "%s")\n'
+            '      (effects (font (size %s %s) (thickness %s))%s))'
+            % (sexpr.quote(p.ref), _n(round(lx, 4)), _n(round(ly, 4)), " %d" % angle if angle else "", layer,
+               _n(pcb_silk.TEXT), _n(pcb_silk.TEXT), _n(pcb_silk.STROKE), " (justify mirror)" if side == "B" else ""))
+
+
+def _drawing(node: list, p: Placed, what: str) -> str:
+    """One item of the library footprint's drawing, on the part's side: a bottom part's is mirrored
+    (y negated) and its text reads from below."""
+    kind, side = node[0], p.side
+    layer = _flip_layer(sexpr.item(node, "layer")[1], side)
+    if kind == "fp_text":
+        at = sexpr.item(node, "at")
+        angle = float(at[3]) if len(at) > 3 else 0.0
+        angle = (p.rot + (-angle if side == "B" else angle)) % 360
+        text = {"reference": p.ref, "value": what}.get(node[1], node[2])
+        font = sexpr.item(sexpr.item(node, "effects"), "font")
+        size, thick = sexpr.item(font, "size"), sexpr.item(font, "thickness")
+        at_text = _xy(at[:3], side)[:-1] + (" %s)" % _n(angle) if angle else ")")
+        return ('    (fp_text %s %s %s (layer "%s")\n      (effects (font (size %s %s) (thickness %s))%s))'
+                % (node[1], sexpr.quote(text), at_text, layer, size[1], size[2], thick[1],
+                   " (justify mirror)" if side == "B" else ""))
+    width = sexpr.item(node, "width")[1]
+    if kind == "fp_line":
+        return "    (fp_line %s %s (layer \"%s\") (width %s))" % (_xy(sexpr.item(node, "start"), side),
+                                                                 _xy(sexpr.item(node, "end"), side), layer, width)
+    return "    (fp_circle %s %s (layer \"%s\") (width %s) (fill none))" % (
+        _xy(sexpr.item(node, "center"), side), _xy(sexpr.item(node, "end"), side), layer, width)
+
+
+def _footprint(p: Placed, pads: list[tuple[fp.Pad, Rect]], nets: dict[str, int], what: str,
+               ref_at: tuple[float, float] | None = None, path: str = "") -> str:
+    """A part as KiCad's library has its footprint, placed and (on the bottom) flipped as KiCad's
+    own "flip" does, each pad with its net; `path` links it to its schematic symbol."""
+    side, f = p.side, p.footprint
     out = ['  (footprint "%s" (layer "%s.Cu")' % (f.name, side),
-           '    (at %s %s%s)' % (_n(p.x), _n(p.y), " %d" % p.rot if p.rot else ""),
-           '    (descr "%s")' % what.replace('"', "'"),
-           '    (attr %s)' % ("through_hole" if tht else "smd")]
-    mirror = " (justify mirror)" if side == "B" else ""
-    for key, text, dy in (("reference", p.ref, -f.courtyard[1] - 0.8), ("value", what.split(",")[0][:40],
-                                                                         f.courtyard[1] + 0.8)):
-        out.append('    (fp_text %s "%s" (at 0 %s%s) (layer "%s.Fab")' % (key, text.replace('"', "'"), _n(dy),
-                                                                          " %d" % p.rot if p.rot else "", side))
-        out.append('      (effects (font (size 0.8 0.8) (thickness 0.12))%s))' % mirror)
-    for cx, cy, hw, hh in f.keepouts or ((0.0, 0.0) + f.courtyard,):
-        if side == "B":
-            cx = -cx
-        out.append('    (fp_rect (start %s %s) (end %s %s) (layer "%s.CrtYd") (width 0.05) (fill none))'
-                   % (_n(cx - hw), _n(cy - hh), _n(cx + hw), _n(cy + hh), side))
-    bw, bh = f.body
-    out.append('    (fp_rect (start %s %s) (end %s %s) (layer "%s.Fab") (width 0.1) (fill none))'
-               % (_n(-bw), _n(-bh), _n(bw), _n(bh), side))
+           '    (at %s %s%s)' % (_n(p.x), _n(p.y), " %d" % p.rot if p.rot else "")]
+    if path:
+        out.append('    (path "%s")' % path)
+    out.append('    (attr %s%s)' % (f.attr, " exclude_from_pos_files exclude_from_bom" if not pads else ""))
+    value = what.split(",")[0][:40]
+    for node in f.drawing:
+        out.append(_reference(p, ref_at) if node[0] == "fp_text" and node[1] == "reference"
+                   else _drawing(node, p, value))
     for pad, r in pads:
-        lx, ly = _local(p, r.x, r.y)
+        ly = -pad.y if side == "B" else pad.y
         net = ' (net %d "%s")' % (nets[r.net], r.net) if r.net else ""
         angle = " %d" % p.rot if p.rot else ""
         if pad.drill is not None:
             out.append('    (pad "%s" thru_hole %s (at %s %s%s) (size %s %s) (drill %s) (layers *.Cu *.Mask)%s)'
-                       % (pad.number, pad.shape, _n(lx), _n(ly), angle, _n(pad.w), _n(pad.h), _n(pad.drill), net))
+                       % (pad.number, pad.shape, _n(pad.x), _n(ly), angle, _n(pad.w), _n(pad.h), _n(pad.drill),
+                          net))
         else:
             out.append('    (pad "%s" smd %s (at %s %s%s) (size %s %s) (layers "%s.Cu" "%s.Paste" "%s.Mask")%s%s)'
-                       % (pad.number, pad.shape, _n(lx), _n(ly), angle, _n(pad.w), _n(pad.h), side, side, side,
-                          " (roundrect_rratio 0.25)" if pad.shape == "roundrect" else "", net))
+                       % (pad.number, pad.shape, _n(pad.x), _n(ly), angle, _n(pad.w), _n(pad.h), side, side, side,
+                          " (roundrect_rratio %s)" % _n(pad.rratio) if pad.shape == "roundrect" else "", net))
+    if not pads and f is fp.MOUNTING_HOLE:
+        d = fp.MOUNTING_HOLE_D
+        out.append('    (pad "" np_thru_hole circle (at 0 0) (size %s %s) (drill %s) (layers *.Cu *.Mask))'
+                   % (_n(d), _n(d), _n(d)))
     out.append("  )")
     return "\n".join(out)
 
 
 def _mounting_hole(n: int, x: float, y: float) -> str:
-    d = fp.MOUNTING_HOLE_D
-    return "\n".join(['  (footprint "MountingHole:MountingHole_3.2mm_M3" (layer "F.Cu")',
-                      '    (at %s %s)' % (_n(x), _n(y)),
-                      '    (attr exclude_from_pos_files exclude_from_bom)',
-                      '    (fp_text reference "H%d" (at 0 -2.6) (layer "F.Fab")' % n,
-                      '      (effects (font (size 0.8 0.8) (thickness 0.12))))',
-                      '    (fp_text value "M3" (at 0 2.6) (layer "F.Fab")',
-                      '      (effects (font (size 0.8 0.8) (thickness 0.12))))',
-                      '    (fp_circle (center 0 0) (end %s 0) (layer "F.CrtYd") (width 0.05) (fill none))'
-                      % _n(d / 2 + 0.25),
-                      '    (pad "" np_thru_hole circle (at 0 0) (size %s %s) (drill %s) (layers *.Cu *.Mask))'
-                      % (_n(d), _n(d), _n(d)),
-                      "  )"])
+    return _footprint(Placed("H%d" % n, fp.MOUNTING_HOLE, x, y, 0, "F"), [], {}, "M3")
 
 
 LAYERS = """  (layers
@@ -118,19 +147,23 @@ def board_text(s: Schematic, parts: list[Placed], placed: list, router: Router, 
     by_part: dict[str, list[tuple[fp.Pad, Rect]]] = {}
     for p, pad, r in placed:
         by_part.setdefault(p.ref, []).append((pad, r))
+    edge = outline(rows)
+    texts = silk_texts(rows)
+    taken = {side: [pcb_silk.text_box(x, y, t, size) for t, x, y, size, sides in texts if side in sides]
+             for side in "FB"}
+    at = pcb_silk.places(parts, [r for _, _, r in placed], taken, edge)
     for p in parts:
-        out.append(_footprint(p, by_part[p.ref], nets, s.parts.get(p.ref, p.ref)))
+        out.append(_footprint(p, by_part[p.ref], nets, s.parts.get(p.ref, p.ref), at[p.ref]))
     for n, (x, y) in enumerate(mounting_holes(rows), 1):
         out.append(_mounting_hole(n, x, y))
-    edge = outline(rows)
     for (x1, y1), (x2, y2) in zip(edge, edge[1:] + edge[:1], strict=True):
         out.append('  (gr_line (start %s %s) (end %s %s) (layer "Edge.Cuts") (width 0.1))'
                    % (_n(x1), _n(y1), _n(x2), _n(y2)))
-    for h, (x, y) in enumerate(holes(rows), 1):
-        for side, dy in (("F", 4.1), ("B", 4.9)):
-            out.append('  (gr_text "%d" (at %s %s) (layer "%s.SilkS")' % (h, _n(x), _n(y + dy), side))
-            out.append('    (effects (font (size 1.2 1.2) (thickness 0.18))%s))'
-                       % (" (justify mirror)" if side == "B" else ""))
+    for text, x, y, size, sides in texts:
+        for side in sides:
+            out.append('  (gr_text %s (at %s %s) (layer "%s.SilkS")' % (sexpr.quote(text), _n(x), _n(y), side))
+            out.append('    (effects (font (size %s %s) (thickness %s))%s))'
+                       % (_n(size), _n(size), _n(round(size * 0.15, 3)), " (justify mirror)" if side == "B" else ""))
     for sg in router.segments:
         out.append('  (segment (start %s %s) (end %s %s) (width %s) (layer "%s.Cu") (net %d))'
                    % (_n(sg.x1), _n(sg.y1), _n(sg.x2), _n(sg.y2), _n(sg.width), sg.layer, nets[sg.net]))
@@ -146,6 +179,24 @@ def board_text(s: Schematic, parts: list[Placed], placed: list, router: Router, 
                 '    (polygon (pts %s))' % pts, '  )']
     out.append(")")
     return "\n".join(out) + "\n"
+
+
+REVISION = "rev A"
+
+
+def silk_texts(rows: int = 5) -> list[tuple[str, float, float, float, str]]:
+    """The board's own silkscreen words: (text, x, y, size, sides): each hole's number on both
+    sides, and the board's name and revision on the top, between hole rows 3 and 4."""
+    centres = holes(rows)
+    out = []
+    for h, (x, y) in enumerate(centres, 1):
+        out.append(("%d" % h, x, round(y + 4.1, 3), 1.2, "F"))
+        out.append(("%d" % h, x, round(y + 4.9, 3), 1.2, "B"))
+    ys = sorted({y for _, y in centres})
+    middle = centres[4] if rows >= 5 else centres[0]
+    out.append(("pegboard %s %s" % (NAME.split("-")[1], REVISION), middle[0], round((ys[2] + ys[3]) / 2, 3), 1.5,
+                "F"))
+    return out
 
 
 def project_text() -> str:
@@ -173,27 +224,29 @@ def project_text() -> str:
     return json.dumps(pro, indent=2) + "\n"
 
 
-# What the assembly service buys: value, the manufacturer's number (matched to its own stock),
-# or, where any part of that value and package does, that said plainly.
+# What the assembly service buys: (value, manufacturer, manufacturer's number, LCSC part number).
+# Each LCSC number was found beside that manufacturer's number in public JLCPCB BOMs and parts lists
+# (KiCad libraries with LCSC fields, JLCPCB's basic-parts list as scraped into public repositories);
+# none was checked against LCSC's live catalogue or stock (hardware/pcb/README.md, "Ordering").
 BUY = {
-    "WS2812B": ("WS2812B", "Worldsemi", "WS2812B"),
-    "DRV5032AJ": ("DRV5032AJ", "Texas Instruments", "DRV5032AJDBZR"),
-    "TPS22918": ("TPS22918", "Texas Instruments", "TPS22918DBVR"),
-    "74AHCT125": ("74AHCT125", "Texas Instruments", "SN74AHCT125DR"),
-    "0.1 uF": ("0.1uF 50V X7R", "any", "any 0603 0.1 uF 50 V X7R"),
-    "1 uF": ("1uF 25V X7R", "any", "any 0603 1 uF 25 V X7R"),
-    "470 ohm": ("470R 1%", "any", "any 0603 470 ohm 1 %"),
-    "100 uF": ("100uF 10V", "any", "any 100 uF 10 V SMD electrolytic, 6.3 x 7.7 mm can"),
-    "CT": ("10nF 50V X7R", "any", "any 0603 10 nF X7R rated 25 V or more (C3: hardware/README.md, Power budget)"),
-    "Raspberry Pi Pico": ("2x20 socket", "any", "two 1 x 20 female sockets, 0.1 in (the Pico plugs in)"),
-    "hint button": ("1x2 header", "any", "1 x 2 pin header, 0.1 in (the button's two wires)"),
-    "220 ohm": ("220R 1%", "any", "any 0603 220 ohm 1 %"),
-    "piezo": ("1x2 header", "any", "1 x 2 pin header, 0.1 in (the piezo's two wires: TDK PS1240P02BT, "
-                                   "hardware/README.md, Sound)"),
+    "WS2812B": ("WS2812B", "Worldsemi", "WS2812B-B/W", "C114586"),
+    "DRV5032AJ": ("DRV5032AJ", "Texas Instruments", "DRV5032AJDBZR", "C266120"),
+    "TPS22918": ("TPS22918", "Texas Instruments", "TPS22918DBVR", "C131941"),
+    "74AHCT125": ("74AHCT125", "Texas Instruments", "SN74AHCT125DR", "C155176"),
+    "0.1 uF": ("100nF 50V X7R", "YAGEO", "CC0603KRX7R9BB104", "C14663"),
+    "1 uF": ("1uF 25V X7R", "Samsung Electro-Mechanics", "CL10B105KA8NNNC", "C29936"),
+    "470 ohm": ("470R 1%", "UNI-ROYAL", "0603WAF4700T5E", "C23179"),
+    # 25 V in the 6.3 x 7.7 mm can the footprint is for (a 10 V rating is all the 5 V rail needs)
+    "100 uF": ("100uF 25V", "ROQANG", "RVT1E101M0607", "C72477"),
+    "CT": ("10nF 50V X7R", "FH (Guangdong Fenghua)", "0603B103K500NT", "C57112"),
+    "1 x 20 socket": ("1x20 socket 2.54mm", "Kinghelm", "KH-2.54FH-1X20P-H8.5", "C2905423"),
+    "hint button": ("1x2 header 2.54mm", "XFCN", "PZ254V-11-02P", "C492401"),
+    "220 ohm": ("220R 1%", "UNI-ROYAL", "0603WAF2200T5E", "C22962"),
+    "piezo": ("1x2 header 2.54mm", "XFCN", "PZ254V-11-02P", "C492401"),
 }
 
 
-def _buy(what: str) -> tuple[str, str, str]:
+def _buy(what: str) -> tuple[str, str, str, str]:
     """The order line of a part by its schematic description: the longest key in it ("0.1 uF",
     not the "1 uF" inside it)."""
     keys = [key for key in BUY if key in what]
@@ -203,17 +256,32 @@ def _buy(what: str) -> tuple[str, str, str]:
 
 
 def bom_csv(s: Schematic, parts: list[Placed]) -> str:
-    """One line per kind of part: Comment, Designator, Footprint, Manufacturer, Manufacturer Part."""
-    groups: dict[tuple[str, str, str, str], list[str]] = {}
+    """One line per kind of part, in the columns JLCPCB's assembly BOM takes: Comment, Designator,
+    Footprint, LCSC Part #, with the quantity and the manufacturer's number beside them."""
+    groups: dict[tuple[str, str, str, str, str], list[str]] = {}
     for p in parts:
-        comment, maker, number = _buy(s.parts[p.ref])
-        groups.setdefault((comment, p.footprint.package, maker, number), []).append(p.ref)
+        comment, maker, number, lcsc = _buy(s.parts[p.ref])
+        groups.setdefault((comment, p.footprint.name.split(":")[1], maker, number, lcsc), []).append(p.ref)
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
-    w.writerow(["Comment", "Designator", "Footprint", "Quantity", "Manufacturer", "Manufacturer Part"])
-    for (comment, package, maker, number), refs in sorted(groups.items()):
-        w.writerow([comment, ",".join(sorted(refs, key=_ref_key)), package, len(refs), maker, number])
+    w.writerow(["Comment", "Designator", "Footprint", "Quantity", "Manufacturer", "Manufacturer Part", "LCSC Part #"])
+    for (comment, package, maker, number, lcsc), refs in sorted(groups.items()):
+        w.writerow([comment, ",".join(sorted(refs, key=_ref_key)), package, len(refs), maker, number, lcsc])
     return buf.getvalue()
+
+
+# JLCPCB's rotation conventions differ from KiCad's library by package: the offsets KiBot's JLCPCB
+# position output applies (KiBot 1.9.1, kibot/misc.py DEFAULT_ROTATIONS), matched on the footprint's
+# name; on the bottom the angle is taken as seen through the board (KiBot's _rot_footprint_jlcpcb
+# filter: 180 - KiCad's angle, then the offset).
+JLC_ROTATION = (("SOT-23", 180), ("CP_Elec_", 180), ("SOIC-", 270), ("LED_WS2812B_PLCC4", 180))
+
+
+def jlc_rotation(p: Placed) -> int:
+    name = p.footprint.name.split(":")[1]
+    offset = next((deg for prefix, deg in JLC_ROTATION if name.startswith(prefix)), 0)
+    rot = 180 - p.rot if p.side == "B" else p.rot
+    return (rot + offset) % 360
 
 
 def _ref_key(ref: str) -> tuple[str, int]:
@@ -221,16 +289,23 @@ def _ref_key(ref: str) -> tuple[str, int]:
     return (kind, int(ref[len(kind):] or 0))
 
 
-def placement_csv(parts: list[Placed]) -> str:
-    """Where each part goes: Designator, Mid X, Mid Y (mm, y up from the board's lowest edge, as
-    fabs read it), Layer, Rotation (degrees counter-clockwise, seen from that side)."""
+def placement_csv(parts: list[Placed], placed: list) -> str:
+    """JLCPCB's placement (CPL) file: Designator, Mid X, Mid Y (the part's centre, the middle of its
+    pads: mm from the board's lower left corner, y up, as seen from the top), Layer, Rotation (in
+    JLCPCB's conventions: jlc_rotation)."""
     edge = outline()
     x0 = min(x for x, _ in edge)
     y0 = max(y for _, y in edge)
+    centres: dict[str, list[tuple[float, float]]] = {}
+    for p, _, r in placed:
+        centres.setdefault(p.ref, []).append((r.x, r.y))
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
     w.writerow(["Designator", "Mid X", "Mid Y", "Layer", "Rotation"])
     for p in sorted(parts, key=lambda p: _ref_key(p.ref)):
-        rot = p.rot if p.side == "F" else (360 - p.rot) % 360
-        w.writerow([p.ref, "%.3fmm" % (p.x - x0), "%.3fmm" % (y0 - p.y), "Top" if p.side == "F" else "Bottom", rot])
+        pts = centres[p.ref]
+        mx = (min(x for x, _ in pts) + max(x for x, _ in pts)) / 2
+        my = (min(y for _, y in pts) + max(y for _, y in pts)) / 2
+        w.writerow([p.ref, "%.3fmm" % (mx - x0), "%.3fmm" % (y0 - my), "Top" if p.side == "F" else "Bottom",
+                    jlc_rotation(p)])
     return buf.getvalue()

@@ -36,6 +36,7 @@ def plot(board, out_dir):
     opts.SetIncludeGerberNetlistInfo(False)
     opts.SetSubtractMaskFromSilk(True)
     opts.SetUseAuxOrigin(False)
+    opts.SetDrillMarksType(pcbnew.PCB_PLOT_PARAMS.NO_DRILL_SHAPE)  # no drill marks on the silk
     written = []
     for layer in GERBERS:
         ctl.SetLayer(board.GetLayerID(layer))

@@ -60,31 +60,34 @@ def placement(rows: int = 5) -> list[Placed]:
     centres = holes(rows)
     out: list[Placed] = []
     for h, (x, y) in enumerate(centres, 1):
-        out.append(Placed("D%d" % h, fp.WS2812B, x, y, 0, "F"))
+        out.append(Placed("D%d" % h, fp.WS2812B, x, y, 180, "F"))
         out.append(Placed("CD%d" % h, fp.C0603, x, round(y - 3.7, 3), 180, "F"))
-        out.append(Placed("S%d" % h, fp.SOT23, x, y, 0, "B"))
-        out.append(Placed("CS%d" % h, fp.C0603, x, round(y + 3.0, 3), 0, "B"))
+        out.append(Placed("S%d" % h, fp.SOT23, x, y, 180, "B"))
+        out.append(Placed("CS%d" % h, fp.C0603, x, round(y + 3.0, 3), 180, "B"))
     # the Pico lies across the board between hole rows 2-3 and 3-4 (its sockets miss every hole's
     # parts), USB end towards the left wall
     x1 = (centres[3][0] + centres[5][0]) / 2
     y_rows = sorted({y for _, y in centres})
     mid = (y_rows[1] + y_rows[2]) / 2 + 8.89
-    out.append(Placed("U1", fp.PICO, x1, round(mid, 3), 90, "B"))
+    # the Pico on its two sockets: J2 carries its pins 1..20 (socket pin n: Pico pin n), J3 its
+    # pins 21..40 (socket pin n: Pico pin 20 + n): J2's pin 1 by the USB end, J3's at the far end
+    out.append(Placed("J2", fp.SOCKET_1X20, round(x1 - 24.13, 3), round(mid - 8.89, 3), 270, "B"))
+    out.append(Placed("J3", fp.SOCKET_1X20, round(x1 + 24.13, 3), round(mid + 8.89, 3), 90, "B"))
     left, right = x1 - 24.13, x1 + 24.13
     low = mid + 8.89
-    out.append(Placed("U5", fp.SOT23_6, round(left + 1.0, 3), round(low + 5.7, 3), 0, "B"))
-    out.append(Placed("C2", fp.C0603, round(left + 6.0, 3), round(low + 5.2, 3), 90, "B"))
-    out.append(Placed("C3", fp.C0603, round(left - 2.4, 3), round(low + 8.9, 3), 0, "B"))
-    out.append(Placed("C1", fp.CP_6_3, round(left - 8.6, 3), round(low + 4.4, 3), 0, "B"))
-    out.append(Placed("U2", fp.SOIC14, round(right + 8.5, 3), round(low + 4.5, 3), 0, "B"))
-    out.append(Placed("CU2", fp.C0603, round(right + 3.0, 3), round(low + 6.5, 3), 90, "B"))
-    out.append(Placed("R1", fp.R0603, round(right + 2.4, 3), round(low + 2.4, 3), 0, "B"))
+    out.append(Placed("U5", fp.SOT23_6, round(left + 1.0, 3), round(low + 5.7, 3), 180, "B"))
+    out.append(Placed("C2", fp.C0603, round(left + 6.0, 3), round(low + 5.2, 3), 270, "B"))
+    out.append(Placed("C3", fp.C0603, round(left - 2.4, 3), round(low + 8.9, 3), 180, "B"))
+    out.append(Placed("C1", fp.CP_6_3, round(left - 8.6, 3), round(low + 4.4, 3), 180, "B"))
+    out.append(Placed("U2", fp.SOIC14, round(right + 8.5, 3), round(low + 4.5, 3), 180, "B"))
+    out.append(Placed("CU2", fp.C0603, round(right + 3.0, 3), round(low + 6.5, 3), 270, "B"))
+    out.append(Placed("R1", fp.R0603, round(right + 3.3, 3), round(low + 2.4, 3), 180, "B"))
     # the piezo's resistor beside its pin (GP17, the Pico's pin 22), and its wires' header
-    out.append(Placed("R2", fp.R0603, round(x1 + 19.1, 3), round(low + 3.9, 3), 90, "B"))
-    out.append(Placed("BZ1", fp.HEADER_1X2, round(x1 + 15.4, 3), round(low + 4.9, 3), 0, "B"))
+    out.append(Placed("R2", fp.R0603, round(x1 + 19.1, 3), round(low + 3.9, 3), 270, "B"))
+    out.append(Placed("BZ1", fp.HEADER_1X2, round(x1 + 15.4, 3), round(low + 4.9, 3), 90, "B"))
     bottom = y_rows[-1]
     out.append(Placed("SW1", fp.HEADER_1X2, round((centres[-3][0] + centres[-4][0]) / 2 - 1.27, 3),
-                      round(bottom + 5.7, 3), 0, "B"))
+                      round(bottom + 5.7, 3), 90, "B"))
     return out
 
 
@@ -93,10 +96,11 @@ PICO_LENGTH = 51.0  # mm, the Pico's board (Raspberry Pi, Pico datasheet, "Mecha
 
 def usb_to_wall(rows: int = 5) -> float:
     """How far the Pico's USB end is from the box's inner wall, along the Pico's axis (mm)."""
-    pico = next(p for p in placement(rows) if p.ref == "U1")
-    x_end = pico.x - PICO_LENGTH / 2  # the USB end points left, along -x
+    left, right = (p for p in placement(rows) if p.ref in ("J2", "J3"))
+    pico_x, pico_y = (left.x + right.x) / 2, (left.y + right.y) / 2
+    x_end = pico_x - PICO_LENGTH / 2  # the USB end points left, along -x
     (ax, ay), (bx, by) = box_window(rows, PITCH, PLATE_MARGIN)[:2]  # the left wall
-    x_wall = ax + (bx - ax) * (pico.y - ay) / (by - ay)
+    x_wall = ax + (bx - ax) * (pico_y - ay) / (by - ay)
     return round(x_end - x_wall, 1)
 
 
@@ -113,13 +117,14 @@ def mounting_holes(rows: int = 5) -> list[tuple[float, float]]:
 
 
 def pad_at(p: Placed, pad: fp.Pad) -> tuple[float, float, float, float]:
-    """A pad's centre and half sizes on the board: a bottom part is seen through the board
-    (mirrored left to right), then turned by its rotation."""
-    lx = -pad.x if p.side == "B" else pad.x
+    """A pad's centre and half sizes on the board. A bottom part is the library's footprint
+    flipped as KiCad flips it (about its x axis: y negated), then turned by its rotation
+    (counter-clockwise seen from the top)."""
+    ly = -pad.y if p.side == "B" else pad.y
     a = math.radians(p.rot)
     c, s = round(math.cos(a)), round(math.sin(a))
-    x = p.x + lx * c + pad.y * s
-    y = p.y - lx * s + pad.y * c
+    x = p.x + pad.x * c + ly * s
+    y = p.y - pad.x * s + ly * c
     hw, hh = (pad.w / 2, pad.h / 2) if p.rot % 180 == 0 else (pad.h / 2, pad.w / 2)
     return round(x, 4), round(y, 4), hw, hh
 
@@ -140,16 +145,17 @@ def pads(parts: list[Placed], s: Schematic) -> list[tuple[Placed, fp.Pad, Rect]]
             net = nets.get((p.ref, pad.number), "")
             x, y, hw, hh = pad_at(p, pad)
             out.append((p, pad, Rect(x, y, hw, hh, p.side, net if net != "NC" else "", pad.drill is not None,
-                                    pad.shape == "circle")))
+                                    pad.shape in ("circle", "oval") and pad.w == pad.h)))
     return out
 
 
 ROUTE_ORDER = ("DIN", "PIXEL", "HOLE", "BUTTON", "PIEZO", "CT", "VBUS", "GND", "3V3", "5V")
 
 
-def route(rows: int = 5, attempts: int = 12) -> tuple[list[Placed], list[tuple[Placed, fp.Pad, Rect]], Router]:
-    """Route every net; a net that finds no way through is moved to the front and the board is
-    routed again from scratch (deterministic: the same parts give the same tracks)."""
+def route(rows: int = 5, attempts: int = 24) -> tuple[list[Placed], list[tuple[Placed, fp.Pad, Rect]], Router]:
+    """Route every net; when a net finds no way through, the board is routed again from scratch
+    with the nets that failed most often first (deterministic: the same parts give the same
+    tracks)."""
     s = schematic()
     parts = placement(rows)
     placed = pads(parts, s)
@@ -164,16 +170,16 @@ def route(rows: int = 5, attempts: int = 12) -> tuple[list[Placed], list[tuple[P
                 return (i, net)
         return (len(ROUTE_ORDER), net)
 
-    order = sorted((n for n in by_net if len(by_net[n]) > 1), key=rank)
+    nets = [n for n in by_net if len(by_net[n]) > 1]
+    fails: dict[str, int] = {}
     for _ in range(attempts):
         router = _router(rows, placed)
         try:
-            for net in order:
+            for net in sorted(nets, key=lambda n: (-fails.get(n, 0), rank(n))):
                 router.route(net, by_net[net], WIDTHS["power" if net in POWER_NETS else "signal"])
             return parts, placed, router
         except RouteError as e:
-            order.remove(e.net)
-            order.insert(0, e.net)
+            fails[e.net] = fails.get(e.net, 0) + 1
             failed = e
     raise failed
 
@@ -182,7 +188,7 @@ def _router(rows: int, placed: list[tuple[Placed, fp.Pad, Rect]]) -> Router:
     edge = outline(rows)
     xs, ys = [p[0] for p in edge], [p[1] for p in edge]
     # the grid runs through the Pico's pins (and so through the gaps between them)
-    px, py = next((r.x, r.y) for p, pad, r in placed if p.ref == "U1" and pad.number == "1")
+    px, py = next((r.x, r.y) for p, pad, r in placed if p.ref == "J2" and pad.number == "1")
     x0 = px - math.ceil((px - min(xs)) / GRID) * GRID
     y0 = py - math.ceil((py - min(ys)) / GRID) * GRID
     grid = Grid(x0, y0, max(xs), max(ys), lambda x, y, room: inside_triangle([(x, y)], edge) >= room)

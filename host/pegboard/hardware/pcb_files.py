@@ -29,7 +29,7 @@ def design_files() -> dict[str, str]:
     return {name + ".kicad_pcb": kicad_pcb.board_text(s, parts, placed, router),
             name + ".kicad_pro": kicad_pcb.project_text(),
             name + "-bom.csv": kicad_pcb.bom_csv(s, parts),
-            name + "-positions.csv": kicad_pcb.placement_csv(parts),
+            name + "-positions.csv": kicad_pcb.placement_csv(parts, placed),
             name + "-schematic.svg": svg(s)}
 
 

@@ -148,7 +148,7 @@ class Router:
     def _claim_pad(self, p: Rect) -> None:
         box = (p.x - p.hw, p.y - p.hh, p.x + p.hw, p.y + p.hh)
         lays = "FB" if p.tht else p.layers
-        self.grid.claim(lays, p.net, lambda x, y: _rect_dist(p, x, y), CLEARANCE + HALF_MAX + 0.03, box,
+        self.grid.claim(lays, p.net, lambda x, y: _rect_dist(p, x, y), CLEARANCE + HALF_MAX + 0.02, box,
                         CLEARANCE + VIA_D / 2 + 0.05)
         if not p.tht:  # no via in or beside a surface pad, of any net: solder would wick down it
             g, reach = self.grid, VIA_D / 2 + 0.1

@@ -229,7 +229,22 @@ def build(settings: Mapping[str, object], title: str, pico: bool = True, supply:
         s.two_pin("R2", "220 ohm, the piezo's series resistor", "PIEZO_PWM", "PIEZO")
         s.two_pin("BZ1", "piezo TDK PS1240P02BT (no oscillator)%s" % (", on a 2-pin header" if printed else ""),
                   "PIEZO", "GND")
+    if printed and pico:
+        _on_sockets(s)
     return s
+
+
+SOCKETS = ("J2", "J3")  # the printed board's: the Pico's pins 1..20 and 21..40
+
+
+def _on_sockets(s: Schematic) -> None:
+    """The printed board's Pico plugs into two 1 x 20 sockets: its pin n is J2's pin n (n <= 20)
+    or J3's pin n - 20, each labelled with the Pico's pin name and number."""
+    del s.parts["U1"]
+    for ref, first in zip(SOCKETS, (1, 21), strict=True):
+        s.part(ref, "Raspberry Pi Pico pins %d-%d: 1 x 20 socket" % (first, first + 19))
+    s.pins = [p._replace(part=SOCKETS[int(p.number) > 20], number=str((int(p.number) - 1) % 20 + 1),
+                         label="%s (Pico %s)" % (p.label, p.number)) if p.part == "U1" else p for p in s.pins]
 
 
 def _reading_order(ref: str) -> tuple[int, int, int]:
