@@ -11,7 +11,7 @@ endif
 STAMP_RUN := $(VENV)/.installed-run
 STAMP := $(VENV)/.installed
 
-.PHONY: run test soak bench lint typecheck table clean
+.PHONY: run test soak bench lint typecheck table clean kicad-tools
 
 # Installs are quiet: pip's output goes to .venv/install.log, shown only if it fails.
 $(STAMP_RUN): pyproject.toml
@@ -39,7 +39,19 @@ run: $(STAMP_RUN)
 # tests wait on a simulated board's pace. JOBS=auto: one a core; JOBS=1: this one process.
 JOBS ?= 4
 
-test: $(STAMP)
+# KiCad's own ERC runs in its schematic editor, driven by KiAuto (PyPI) from a Python that has
+# KiCad's module: a venv of the system's python3 that sees its packages. Made only where that
+# python3 has pcbnew (Debian's kicad); elsewhere the ERC tests skip and say what to install.
+KICAD_VENV := .venv-kicad
+kicad-tools:
+	@if [ ! -x $(KICAD_VENV)/bin/eeschema_do ] && /usr/bin/python3 -c "import pcbnew" >/dev/null 2>&1; then \
+		echo "adding KiAuto for KiCad's ERC ($(KICAD_VENV); log: $(KICAD_VENV).log)"; \
+		{ /usr/bin/python3 -m venv --system-site-packages $(KICAD_VENV) && \
+		  $(KICAD_VENV)/bin/pip install --disable-pip-version-check kiauto; } > $(KICAD_VENV).log 2>&1 \
+		|| { tail -n 20 $(KICAD_VENV).log; echo "make: installing KiAuto failed (log: $(KICAD_VENV).log)"; exit 1; }; \
+	fi
+
+test: $(STAMP) kicad-tools
 	$(BIN)/python -m pytest -q -rs $(if $(filter 1,$(JOBS)),,-n $(JOBS) --dist loadfile)
 
 soak: $(STAMP)
@@ -61,4 +73,4 @@ table: $(STAMP)
 	$(BIN)/python -m pegboard.solve.tablegen firmware/pegcore/t5_hints.bin firmware/pegcore/t5_finish.bin firmware/pegcore/t5_ends.bin
 
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache
+	rm -rf $(VENV) $(KICAD_VENV) $(KICAD_VENV).log .pytest_cache .mypy_cache

@@ -11,7 +11,7 @@ import io
 import json
 
 from pegboard.hardware import footprints as fp
-from pegboard.hardware import pcb_silk, sexpr
+from pegboard.hardware import kicad_sch, pcb_silk, sexpr
 from pegboard.hardware.pcb import POWER_NETS, Placed, holes, mounting_holes, outline
 from pegboard.hardware.router import CLEARANCE, EDGE_CLEARANCE, VIA_D, VIA_DRILL, WIDTHS, Rect, Router
 from pegboard.hardware.schematic import Schematic
@@ -153,7 +153,8 @@ def board_text(s: Schematic, parts: list[Placed], placed: list, router: Router, 
              for side in "FB"}
     at = pcb_silk.places(parts, [r for _, _, r in placed], taken, edge)
     for p in parts:
-        out.append(_footprint(p, by_part[p.ref], nets, s.parts.get(p.ref, p.ref), at[p.ref]))
+        out.append(_footprint(p, by_part[p.ref], nets, s.parts.get(p.ref, p.ref), at[p.ref],
+                              kicad_sch.symbol_path(p.ref)))
     for n, (x, y) in enumerate(mounting_holes(rows), 1):
         out.append(_mounting_hole(n, x, y))
     for (x1, y1), (x2, y2) in zip(edge, edge[1:] + edge[:1], strict=True):
@@ -253,6 +254,11 @@ def _buy(what: str) -> tuple[str, str, str, str]:
     if not keys:
         raise KeyError("no order line for %r" % what)
     return BUY[max(keys, key=len)]
+
+
+def value_of(s: Schematic, ref: str) -> str:
+    """A part's value as the schematic and the BOM's Comment give it."""
+    return _buy(s.parts[ref])[0]
 
 
 def bom_csv(s: Schematic, parts: list[Placed]) -> str:

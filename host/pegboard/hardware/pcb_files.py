@@ -13,10 +13,11 @@ import sys
 import tempfile
 from pathlib import Path
 
-from pegboard.hardware import kicad_pcb, pcb, pcb_picture
+from pegboard.hardware import kicad_pcb, kicad_sch, pcb, pcb_picture
 from pegboard.hardware.schematic import svg
 
 KICAD_RUN = Path(__file__).with_name("kicad_run.py")
+SYMBOLS_INSTALL = "KiCad's symbol library (Debian/Ubuntu: apt install kicad-symbols)"
 INSTALL = "KiCad 6 or later with its Python module (Debian/Ubuntu: apt install kicad; elsewhere kicad.org)"
 FAB = "fab"  # the folder of Gerbers and drill files, zipped as a fab's upload takes them
 
@@ -30,7 +31,19 @@ def design_files() -> dict[str, str]:
             name + ".kicad_pro": kicad_pcb.project_text(),
             name + "-bom.csv": kicad_pcb.bom_csv(s, parts),
             name + "-positions.csv": kicad_pcb.placement_csv(parts, placed),
-            name + "-schematic.svg": svg(s)}
+            name + "-schematic.svg": svg(s)} | schematic_file(s, parts)
+
+
+def schematic_file(s, parts) -> dict[str, str]:
+    """The KiCad schematic, where KiCad's symbol library is installed (else nothing: `hardware pcb`
+    says what to install)."""
+    library = kicad_sch.symbol_library()
+    if library is None:
+        return {}
+    values = {p.ref: kicad_pcb.value_of(s, p.ref) for p in parts}
+    footprints = {p.ref: p.footprint.name for p in parts}
+    return {kicad_pcb.NAME + ".kicad_sch": kicad_sch.text(s, values, footprints, library, pcb.pad_number,
+                                                          "pegboard printed board, %s" % pcb.BOARD_FILE)}
 
 
 def kicad_python() -> str | None:
