@@ -44,10 +44,10 @@ JOBS ?= 4
 # python3 has pcbnew (Debian's kicad); elsewhere the ERC tests skip and say what to install.
 KICAD_VENV := .venv-kicad
 kicad-tools:
-	@if [ ! -x $(KICAD_VENV)/bin/eeschema_do ] && /usr/bin/python3 -c "import pcbnew" >/dev/null 2>&1; then \
-		echo "adding KiAuto for KiCad's ERC ($(KICAD_VENV); log: $(KICAD_VENV).log)"; \
+	@if { [ ! -x $(KICAD_VENV)/bin/eeschema_do ] || [ ! -x $(KICAD_VENV)/bin/generate_interactive_bom ]; } && /usr/bin/python3 -c "import pcbnew" >/dev/null 2>&1; then \
+		echo "adding KiAuto (KiCad's ERC) and InteractiveHtmlBom ($(KICAD_VENV); log: $(KICAD_VENV).log)"; \
 		{ /usr/bin/python3 -m venv --system-site-packages $(KICAD_VENV) && \
-		  $(KICAD_VENV)/bin/pip install --disable-pip-version-check kiauto; } > $(KICAD_VENV).log 2>&1 \
+		  $(KICAD_VENV)/bin/pip install --disable-pip-version-check kiauto InteractiveHtmlBom; } > $(KICAD_VENV).log 2>&1 \
 		|| { tail -n 20 $(KICAD_VENV).log; echo "make: installing KiAuto failed (log: $(KICAD_VENV).log)"; exit 1; }; \
 	fi
 

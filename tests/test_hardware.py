@@ -90,7 +90,9 @@ def test_plate_has_exactly_the_geometrys_holes(rows):
 
 
 def test_preview_is_current():
-    assert (ROOT / "hardware/plate-t5.svg").read_text() == plate_svg(5, 25)
+    from pegboard.hardware import pcb
+
+    assert (ROOT / "hardware/plate-t5.svg").read_text() == plate_svg(5, 25, screws=pcb.plate_screws())
 
 
 @pytest.mark.parametrize("argv", [["--rows", "9"], ["--pitch", "2"], ["--margin", "1"], ["--rows", "x"]])

@@ -70,9 +70,9 @@ def test_the_74hc165s_fit_on_the_stacked_board_over_the_controller_and_under_the
 # -- 2. C3 -----------------------------------------------------------------------------------------
 def test_c3_gives_the_soft_start_by_tis_table_and_is_rated_for_the_ct_pin():
     assert boards.C3_PF == boards.smallest_ct_pf()
-    assert boards.c3_rise_ms() >= boards.soft_start_ms()
-    assert boards.C3_RATING_V >= boards.CT_MIN_RATING_V >= 25
-    assert "Table 1" in boards.CT_SOURCE and "SLVSD76" in boards.CT_SOURCE
+    assert boards.c3_rise_ms() >= boards.RISE_MARGIN * boards.soft_start_ms()
+    assert boards.C3_RATING_V >= boards.CT_MIN_RATING_V >= 20
+    assert "Table 2" in boards.CT_SOURCE and "SLVSD76" in boards.CT_SOURCE
     line = next(x for x in LINES if x.item.startswith("Rise-time capacitor (C3)"))
     assert "10 nF" in line.part and "50 V" in line.part and "not chosen" not in line.check
     assert re.search(r"C320C103K5R5TA", line.part + line.source)

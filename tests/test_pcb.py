@@ -193,3 +193,68 @@ def test_a_sides_picture_is_in_micrometres_every_coordinate_and_colour_kept():
     assert 'd="M85983.9 45642.9\nL85298.1 45642.9' in out and 'cx="64051" cy="73476" r="800"' in out
     assert "stroke-width:180;" in out and "#f4f4f4" in out and "#000000" not in out
     assert 'viewBox="11124 13000 149033 129603"' in out  # the edge's extent, 2 mm round it
+
+
+def test_the_spacer_puts_each_pixel_against_its_stop_disc_and_the_field_is_the_sections():
+    from pegboard.hardware import drawings, plate
+
+    base = next(layer for layer in plate.LAYERS if layer.key == "base")
+    # the board's top face `spacer` under the base plate: the pixel's top meets the disc's underside
+    pixel_top_into_bore = fp.WS2812B.height - pcb.spacer()
+    assert pixel_top_into_bore == pytest.approx(base.thickness - plate.DISC_T)
+    want = 2 * drawings.SENSOR.bop_max
+    assert drawings.own_field() >= want  # the section's stack: twice the sensor's BOP max
+    # the 1.6 mm washers the guide once gave leave a 1.0 mm gap: under the design's target
+    assert drawings.own_field(extra=drawings.STACK_TOL + (1.6 - pcb.spacer())) < want
+    text = (PCB / "README.md").read_text()
+    assert "%.1f mm spacer" % pcb.spacer() in text and "%.1f mm" % pcb.tail_trim() in text
+    assert "%.1f mT" % drawings.own_field() in text
+
+
+def test_the_plate_has_a_pilot_hole_over_each_of_the_boards_mounting_holes():
+    import xml.etree.ElementTree as ET
+
+    from pegboard.hardware.plate import plate_svg
+
+    root = ET.fromstring(plate_svg(5, 25, screws=pcb.plate_screws()))
+    ns = "{http://www.w3.org/2000/svg}"
+    for g in root.iter(ns + "g"):
+        key = g.get("data-layer")
+        if key not in ("top", "guide", "base"):
+            continue
+        screws = [c for c in g.iter(ns + "circle") if c.get("class") == "screw"]
+        assert len(screws) == (0 if key == "top" else 3), key
+        width = max(float(p.split(",")[0]) for p in g.find(ns + "polygon").get("points").split()) + 1
+        got = sorted((round(width - float(c.get("cx")) if g.get("data-view") == "below" else float(c.get("cx")), 2),
+                      round(float(c.get("cy")), 2)) for c in screws)
+        if screws:
+            assert got == sorted((round(x, 2), round(y, 2)) for x, y in pcb.mounting_holes())
+
+
+def test_every_top_part_taller_than_the_spacer_stands_inside_its_holes_bore():
+    from pegboard.hardware.plate import BORE_D
+    from pegboard.hardware.pcb_silk import courtyard
+
+    centres = pcb.holes()
+    for p in pcb.placement():
+        if p.side != "F" or p.footprint.height <= pcb.spacer():
+            continue
+        c = courtyard(p)
+        hx, hy = min(centres, key=lambda h: (h[0] - p.x) ** 2 + (h[1] - p.y) ** 2)
+        for x in (c.x0, c.x1):
+            for y in (c.y0, c.y1):
+                assert (x - hx) ** 2 + (y - hy) ** 2 < (BORE_D / 2) ** 2, p.ref
+
+
+def test_the_interactive_bom_is_interactivehtmlboms_page_of_this_board():
+    page = (PCB / (kicad_pcb.NAME + "-ibom.html")).read_text()
+    assert "InteractiveHtmlBom" in page and "pcbdata" in page
+    assert "(%s-ibom.html)" % kicad_pcb.NAME in (PCB / "README.md").read_text()
+
+
+def test_interactivehtmlbom_makes_the_page_where_it_is_installed(tmp_path):
+    if pcb_files.ibom_tool() is None:
+        pytest.skip("no interactive BOM tool: install " + pcb_files.IBOM_INSTALL)
+    page = pcb_files.interactive_bom(BOARD, tmp_path)
+    text = page.read_text()
+    assert "InteractiveHtmlBom" in text and len(text) > 100_000

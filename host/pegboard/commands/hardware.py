@@ -91,12 +91,21 @@ def _write_text(text: str, path: str | None) -> None:
 _write = _write_text  # a drawing is text too (SVG)
 
 
+def _screws(args: argparse.Namespace) -> tuple:
+    """The printed board's screw holes, where the plate is the one it is made for."""
+    from pegboard.hardware import pcb
+
+    if (args.rows, args.pitch, args.margin) == (5, pcb.PITCH, pcb.PLATE_MARGIN):
+        return pcb.plate_screws()
+    return ()
+
+
 def run_plate(args: argparse.Namespace) -> int:
     from pegboard.hardware.plate import plate_svg
 
     _check(args.output)
     try:
-        svg = plate_svg(args.rows, args.pitch, args.hole, margin=args.margin)
+        svg = plate_svg(args.rows, args.pitch, args.hole, margin=args.margin, screws=_screws(args))
     except ValueError as e:
         raise UsageError(str(e)) from None
     _write(svg, args.output)
@@ -142,6 +151,12 @@ def run_pcb(args: argparse.Namespace) -> int:
     written, verdict = pcb_files.write(out, kicad=not args.no_kicad)
     for p in written:
         print("wrote %s" % pcb_files.relative(p))
+    from pegboard.hardware import kicad_sch
+
+    if kicad_sch.symbol_library() is None:
+        print("no KiCad schematic written: install " + pcb_files.SYMBOLS_INSTALL, file=sys.stderr)
+    if verdict is not None and pcb_files.ibom_tool() is None:
+        print("no interactive BOM written: install " + pcb_files.IBOM_INSTALL, file=sys.stderr)
     if verdict is None:
         print("not checked: %s" % ("--no-kicad" if args.no_kicad else "KiCad's Python module (pcbnew) is not "
                                    "installed: install " + pcb_files.INSTALL), file=sys.stderr)

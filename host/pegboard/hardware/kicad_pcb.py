@@ -86,7 +86,7 @@ def _footprint(p: Placed, pads: list[tuple[fp.Pad, Rect]], nets: dict[str, int],
     if path:
         out.append('    (path "%s")' % path)
     out.append('    (attr %s%s)' % (f.attr, " exclude_from_pos_files exclude_from_bom" if not pads else ""))
-    value = what.split(",")[0][:40]
+    value = what
     for node in f.drawing:
         out.append(_reference(p, ref_at) if node[0] == "fp_text" and node[1] == "reference"
                    else _drawing(node, p, value))
@@ -141,7 +141,8 @@ def board_text(s: Schematic, parts: list[Placed], placed: list, router: Router, 
     names = sorted({r.net for _, _, r in placed if r.net})
     nets = {name: i for i, name in enumerate(names, 1)}
     out = ['(kicad_pcb (version 20211014) (generator pegboard)',
-           '  (general (thickness %s))' % _n(THICKNESS), '  (paper "A4")', LAYERS,
+           '  (general (thickness %s))' % _n(THICKNESS), '  (paper "A4")',
+           '  (title_block (title "pegboard %s") (rev "%s"))' % (NAME.split("-")[1], REVISION.split()[-1]), LAYERS,
            '  (setup (pad_to_mask_clearance 0))', '  (net 0 "")']
     out += ['  (net %d "%s")' % (i, name) for name, i in nets.items()]
     by_part: dict[str, list[tuple[fp.Pad, Rect]]] = {}
@@ -153,7 +154,7 @@ def board_text(s: Schematic, parts: list[Placed], placed: list, router: Router, 
              for side in "FB"}
     at = pcb_silk.places(parts, [r for _, _, r in placed], taken, edge)
     for p in parts:
-        out.append(_footprint(p, by_part[p.ref], nets, s.parts.get(p.ref, p.ref), at[p.ref],
+        out.append(_footprint(p, by_part[p.ref], nets, value_of(s, p.ref), at[p.ref],
                               kicad_sch.symbol_path(p.ref)))
     for n, (x, y) in enumerate(mounting_holes(rows), 1):
         out.append(_mounting_hole(n, x, y))

@@ -17,8 +17,8 @@ from pegcore.geometry import Board
 
 from pegboard.hardware import footprints as fp
 from pegboard.hardware.boards import board_file
-from pegboard.hardware.drawings import PITCH, RING_WALL, box_window, inside_triangle
-from pegboard.hardware.plate import holes_on_plate
+from pegboard.hardware.drawings import PITCH, PIXEL_T, RING_WALL, box_window, inside_triangle
+from pegboard.hardware.plate import DISC_T, LAYERS, holes_on_plate
 from pegboard.hardware.router import PITCH as GRID, WIDTHS, Grid, Rect, RouteError, Router, Segment
 from pegboard.hardware.schematic import Pin, Schematic, build
 
@@ -102,6 +102,26 @@ def usb_to_wall(rows: int = 5) -> float:
     (ax, ay), (bx, by) = box_window(rows, PITCH, PLATE_MARGIN)[:2]  # the left wall
     x_wall = ax + (bx - ax) * (pico_y - ay) / (by - ay)
     return round(x_end - x_wall, 1)
+
+
+def spacer() -> float:
+    """The spacer between the board's top face and the base plate's underside that puts each
+    pixel's top against its stop disc, as the section drawing (and so every field figure) has it:
+    the stop disc fills the top of the base plate's bore, and the pixel rises into the rest."""
+    base = next(layer for layer in LAYERS if layer.key == "base")
+    return round(PIXEL_T - (base.thickness - DISC_T), 3)
+
+
+TAIL_CLEARANCE = 0.2  # mm left between a trimmed pin tail (or its joint) and the base plate
+
+
+def tail_trim() -> float:
+    """How far the through-hole pins' tails (the sockets', the headers') may stand above the
+    board's top face, soldered and trimmed: they stand under solid wood."""
+    return round(spacer() - TAIL_CLEARANCE, 3)
+
+
+SCREW_PILOT = 2.5  # mm: an M3 screw's pilot hole in plywood (the base plate and into the guide plate)
 
 
 def mounting_holes(rows: int = 5) -> list[tuple[float, float]]:
@@ -219,3 +239,9 @@ def _bridge(part_pads: list[tuple[Placed, fp.Pad, Rect]], a: str, b: str) -> tup
     segs = [Segment(placed.side, x1, y1, x2, y2, width, ra.net)
             for (x1, y1), (x2, y2) in zip(pts, pts[1:], strict=False)]
     return segs, [ra, rb]
+
+
+def plate_screws(rows: int = 5) -> tuple[tuple[float, float, float], ...]:
+    """The plate's pilot holes for the board's M3 screws, at its mounting holes (the plate's frame
+    is the board's)."""
+    return tuple((x, y, SCREW_PILOT) for x, y in mounting_holes(rows))

@@ -95,6 +95,32 @@ def pictures(plots: Path, out: Path) -> list[Path]:
     return written
 
 
+IBOM_INSTALL = "InteractiveHtmlBom (make kicad-tools) and xvfb"
+
+
+def ibom_tool() -> list[str] | None:
+    """InteractiveHtmlBom's command, on a virtual screen (it draws with KiCad's wx): on PATH or in
+    the checkout's .venv-kicad (make kicad-tools); None where it or xvfb-run is missing."""
+    here = Path(__file__).resolve().parents[3] / ".venv-kicad" / "bin" / "generate_interactive_bom"
+    exe = shutil.which("generate_interactive_bom") or (str(here) if here.exists() else None)
+    xvfb = shutil.which("xvfb-run")
+    return [xvfb, "-a", exe] if exe and xvfb else None
+
+
+def interactive_bom(board: Path, out: Path) -> Path | None:
+    """The board's interactive HTML BOM (InteractiveHtmlBom) for whoever solders by hand: both
+    sides, every part's pads highlighted by its BOM line, the nets and tracks. None: not installed."""
+    tool = ibom_tool()
+    if tool is None:
+        return None
+    run = subprocess.run(tool + ["--no-browser", "--dest-dir", str(out.resolve()), "--name-format", "%f-ibom",
+                                 "--include-tracks", "--include-nets", str(board.resolve())],
+                         capture_output=True, text=True, timeout=600)
+    if run.returncode != 0:
+        raise RuntimeError("InteractiveHtmlBom failed on %s: %s" % (board, (run.stdout + run.stderr).strip()[-2000:]))
+    return out / (board.stem + "-ibom.html")
+
+
 def write(out: Path, kicad: bool = True) -> tuple[list[Path], dict | None]:
     """Write the folder; with kicad, check it and export (None: KiCad not installed)."""
     out.mkdir(parents=True, exist_ok=True)
@@ -112,6 +138,9 @@ def write(out: Path, kicad: bool = True) -> tuple[list[Path], dict | None]:
     verdict = check(out / (kicad_pcb.NAME + ".kicad_pcb"), fab, exe)
     written += pictures(fab, out)
     written += sorted(fab.iterdir())
+    ibom = interactive_bom(out / (kicad_pcb.NAME + ".kicad_pcb"), out)
+    if ibom:
+        written.append(ibom)
     return written, verdict
 
 

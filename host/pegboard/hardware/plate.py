@@ -102,11 +102,12 @@ def _circle(cls: str, x: float, y: float, d: float, extra: str = "") -> str:
 
 
 def plate_svg(rows: int = 5, pitch: float = 25.0, hole: float = HOLE_D, bore: float = BORE_D,
-              margin: float = 20.0) -> str:
+              margin: float = 20.0, screws: tuple[tuple[float, float, float], ...] = ()) -> str:
     """Every layer of the plate, side by side, each in its own group (`<g class="layer">`): cut
     lines red (outline and bores, all through), engraved hole numbers black; then the acrylic
     parts: the light-tube rings (two per hole) and the stop discs. The outline is the triangle of
-    hole centres with every edge pushed out by `margin`."""
+    hole centres with every edge pushed out by `margin`. `screws`: (x, y, diameter) holes cut
+    through the base and guide plates for the printed board's screws (pcb.plate_screws)."""
     if not bore - hole >= 4:
         raise ValueError("the peg hole must be at least 4 mm narrower than the %g mm bore (2 mm walls)" % bore)
     if not bore + 4 <= pitch <= 80:
@@ -145,6 +146,9 @@ def plate_svg(rows: int = 5, pitch: float = 25.0, hole: float = HOLE_D, bore: fl
                 out.append('<text class="number" data-hole="%d" x="%.3f" y="%.3f" font-size="%g" '
                            'text-anchor="middle" font-family="sans-serif">%d</text>'
                            % (h, x, y + bore / 2 + 4, NUMBER_SIZE, h))
+        if layer.key in ("base", "guide"):
+            for n, (x, y, d) in enumerate(screws, 1):
+                out.append(_circle("screw", width - x if below else x, y, d, ' data-screw="%d"' % n))
         face = {"top": "numbers engraved on this face, seen from above",
                 "underside": "cut and engrave with the underside up: numbers read from below, where the pixels "
                              "go"}.get(layer.engrave, "no engraving")

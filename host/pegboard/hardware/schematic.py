@@ -243,8 +243,8 @@ def _on_sockets(s: Schematic) -> None:
     del s.parts["U1"]
     for ref, first in zip(SOCKETS, (1, 21), strict=True):
         s.part(ref, "Raspberry Pi Pico pins %d-%d: 1 x 20 socket" % (first, first + 19))
-    s.pins = [p._replace(part=SOCKETS[int(p.number) > 20], number=str((int(p.number) - 1) % 20 + 1),
-                         label="%s (Pico %s)" % (p.label, p.number)) if p.part == "U1" else p for p in s.pins]
+    s.pins = [Pin(SOCKETS[int(p.number) > 20], "%s (Pico %s)" % (p.label, p.number), str((int(p.number) - 1) % 20 + 1),
+                  p.net, p.pad, p.package) if p.part == "U1" else p for p in s.pins]
 
 
 def _reading_order(ref: str) -> tuple[int, int, int]:
