@@ -119,9 +119,44 @@ def _request_to_reply(sim, client) -> float:
 
 
 def run() -> dict[str, Any]:
-    uf2 = os.environ.get("PEGBOARD_UF2")
-    if not uf2:
-        return _skipped("no CircuitPython UF2: set PEGBOARD_UF2 to the Raspberry Pi Pico's UF2 from circuitpython.org")
+    """Each UF2 PEGBOARD_UF2 names (one, several joined by the path separator, or a folder): its
+    figures under its version ("v10_2_1.free_heap_lowest"), and under the plain name the worst of
+    them all (the least heap, the longest time), the figure the budgets are held to."""
+    from pegboard.sim.rp2040.board import uf2_files
+
+    uf2s = uf2_files(os.environ.get("PEGBOARD_UF2"))
+    if not uf2s:
+        return _skipped("no CircuitPython UF2: set PEGBOARD_UF2 to the Raspberry Pi Pico's UF2 from circuitpython.org "
+                        "(several, or a folder)")
+    per_version: dict[str, dict[str, Any]] = {}
+    for uf2 in uf2s:
+        figures = run_one(str(uf2))
+        if "uf2" in figures:
+            return figures  # skipped: say why
+        version = figures["free_heap_bare_code_py"]["vm"].split("CircuitPython ")[1].split("'")[0]
+        per_version[version] = figures
+    return merge(per_version)
+
+
+def merge(per_version: dict[str, dict[str, Any]]) -> dict[str, Any]:
+    from pegboard.deploy.circuitpython import parse
+
+    versions = sorted(per_version, key=lambda v: parse(v) or (0, 0, 0))
+    out: dict[str, Any] = {}
+    for version, figures in sorted(per_version.items()):
+        for name, fig in figures.items():
+            out["v%s.%s" % (version.replace(".", "_").replace("-", "_"), name)] = fig
+    for name in next(iter(per_version.values())):
+        figs = [(v, f[name]) for v, f in per_version.items()]
+        least = "bytes" in figs[0][1]["unit"]  # heap: the least any version leaves; time: the longest
+        version, worst = (min if least else max)(figs, key=lambda vf: vf[1]["value"])
+        of = "the %s of CircuitPython %s" % ("least" if least else "longest", ", ".join(versions))
+        out[name] = dict(worst, versions=versions, worst_of=version,
+                         note=worst["note"] + "; " + of if worst.get("note") else of)
+    return out
+
+
+def run_one(uf2: str) -> dict[str, Any]:
     from pegboard.link.client import BoardClient
     from pegboard.sim.errors import SimError
     from pegboard.sim.simulator import Simulator

@@ -158,3 +158,76 @@ def test_line_cutter_keeps_partial_lines_and_cuts_endless_ones():
     assert cut.feed(b"ab") == [] and cut.feed(b"c\r\n\n  \nde") == [b"abc"]
     assert cut.feed(b"fghijkl") == [b"defghijkl"]  # past 8 bytes without a line end: shown anyway
     assert cut.feed(b"x\n") == [b"x"]
+
+
+def test_a_request_the_board_compiles_for_is_waited_for_past_the_everyday_timeout():
+    # `stats` is answered by code the board compiles for it: on an emulated chip that takes seconds
+    asked = []
+
+    def answer(req):
+        if req["cmd"] == "stats":
+            asked.append(req)  # answered by hand, late
+            return []
+        return [{"ok": True, "id": req["id"], **STATE}]
+
+    board = ScriptedBoard(answer)
+    board.start()
+    try:
+        with BoardClient(board.path, timeout=0.5) as client:
+            client.request("state")
+            got = []
+            t = threading.Thread(target=lambda: got.append(client.request("stats")), daemon=True)
+            t.start()
+            until_true(lambda: asked, 5)
+            t.join(1.5)  # three times what an everyday request waits
+            assert t.is_alive() and not got
+            board.send({"ok": True, "id": asked[0]["id"], "free_heap": 1})
+            t.join(10)
+            assert got and got[0]["free_heap"] == 1
+    finally:
+        board.close()
+
+
+def until_true(check, timeout):
+    deadline = time.monotonic() + timeout
+    while not check():
+        assert time.monotonic() < deadline, "timed out"
+        time.sleep(0.02)
+
+
+def test_no_reply_from_a_board_that_spoke_is_slowness_and_from_a_silent_port_a_wrong_port(capsys):
+    from pegboard.commands.boardargs import fail
+    from pegboard.link.errors import BoardError
+
+    board = ScriptedBoard(lambda req: [{"ok": True, "id": req["id"], **STATE}] if req["cmd"] == "state" else [])
+    board.start()
+    try:
+        with BoardClient(board.path, timeout=0.3) as client:
+            try:
+                client.request("hint")
+            except BoardError as e:
+                silent = e
+            client.request("state")
+            try:
+                client.request("hint")
+            except BoardError as e:
+                spoke = e
+    finally:
+        board.close()
+    assert silent.silent and not spoke.silent
+    fail(silent)
+    assert "is this the board's data port?" in capsys.readouterr().err
+    fail(spoke)
+    err = capsys.readouterr().err
+    assert "is this the board's data port?" not in err and "busy or slow" in err
+
+
+def test_the_clients_everyday_requests_are_the_firmwares():
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "firmware"))
+    from pegboard.link.client import EVERYDAY
+    from pegfw.commands import COMMANDS, EVERYDAY as IN_MEMORY
+
+    assert sorted(EVERYDAY) == sorted(cmd for cmd, module in COMMANDS.items() if module == IN_MEMORY)

@@ -17,22 +17,29 @@ from support import hint_lit, jump, state_when, until
 
 from pegboard.link.client import BoardClient
 from pegboard.sim.errors import SimError
+from pegboard.sim.rp2040.board import uf2_files
 from pegboard.sim.simulator import Simulator
 from pegcore.geometry import Board as Geometry, start_mask
 from pegcore.rules import legal_jumps
 from pegcore.solver import Solver
 
 G = Geometry(5)
-UF2 = os.environ.get("PEGBOARD_UF2")
-pytestmark = pytest.mark.skipif(not UF2, reason="no CircuitPython UF2 given: set PEGBOARD_UF2 to the Raspberry Pi "
-                                                "Pico's UF2 from circuitpython.org to run the rp2040 runtime's tests")
+UF2S = uf2_files(os.environ.get("PEGBOARD_UF2"))  # one file, several (os.pathsep), or a folder: each is run
+pytestmark = pytest.mark.skipif(not UF2S, reason="no CircuitPython UF2 given: set PEGBOARD_UF2 to the Raspberry Pi "
+                                                 "Pico's UF2 from circuitpython.org (several, or a folder) to run the "
+                                                 "rp2040 runtime's tests")
 SLOW = 60.0  # s: what a few of the board's seconds take at an eighth of real time, with room
 
 
+@pytest.fixture(scope="module", params=UF2S or [None], ids=lambda p: p.name if p else "none")
+def uf2(request):
+    return request.param
+
+
 @pytest.fixture(scope="module")
-def sim():
+def sim(uf2):
     try:
-        s = Simulator(runtime="rp2040", uf2=UF2)
+        s = Simulator(runtime="rp2040", uf2=uf2)
     except SimError as e:
         pytest.skip(str(e))
     with s:
@@ -192,3 +199,20 @@ def test_the_flash_keeps_what_the_board_wrote(sim, board):
         flash_nvm = f.read(layout.NVM_SIZE)
     assert flash_nvm == bytes(sim.nvm)
     assert flash_nvm.rstrip(b"\xff")  # the games above were written
+
+
+def test_a_firmware_that_never_comes_up_is_said_so(uf2, monkeypatch):
+    # 10.x waits at start-up while BOOTSEL is held (it reads the QSPI chip-select line): with the
+    # button held the console stays silent, and the runtime says so instead of waiting for ever
+    from pegboard.sim.rp2040.uf2 import read_uf2
+
+    version = read_uf2(uf2).version
+    if int(version.split(".")[0]) < 10:
+        pytest.skip("CircuitPython %s does not wait on BOOTSEL at start-up" % version)
+    monkeypatch.setenv("PEGBOARD_RP2040_BOOTSEL", "held")
+    monkeypatch.setenv("PEGBOARD_RP2040_SILENT_S", "5")
+    with Simulator(runtime="rp2040", uf2=uf2) as s:
+        line = until(lambda: next((x for x in s.console if "printed nothing" in x), None), 180,
+                     "the runtime saying the firmware is silent")
+        assert "emulated time" in line and "PC 0x" in line
+        assert not any("ready:" in x for x in s.console)

@@ -547,7 +547,7 @@ def test_a_board_on_the_oldest_supported_circuitpython_reads_the_pegs_held_at_st
 def test_circuitpython_before_9_2_1_is_not_simulated_as_supported():
     from pegboard.sim.errors import SimError
 
-    with pytest.raises(SimError, match="9.2.1 to 10.x"):
+    with pytest.raises(SimError, match="9.2.1 to 10.2.1"):
         Simulator(circuitpython="9.2.0")
 
 

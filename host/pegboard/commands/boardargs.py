@@ -100,9 +100,12 @@ def fail(e: BoardError, as_json: bool = False) -> int:
         print(json.dumps(obj), flush=True)
     elif e.reply:
         print("pegboard: the board says %s: %s" % (e.code, message), file=sys.stderr)
-    elif e.code == "no_reply" and not isinstance(e, NoBoard):
+    elif e.code == "no_reply" and not isinstance(e, NoBoard) and e.silent:
         print("pegboard: %s (is this the board's data port? `pegboard ports` lists them)" % message,
               file=sys.stderr)
+    elif e.code == "no_reply" and not isinstance(e, NoBoard):
+        print("pegboard: %s (the board has answered on this port before: it is busy or slow, try again)"
+              % message, file=sys.stderr)
     else:
         print("pegboard: %s" % message, file=sys.stderr)
     # the board refusing an argument the user gave is bad input, like a usage error

@@ -43,7 +43,7 @@ def register(sub: Subcommands) -> None:
                         "or `mpy-cross` on PATH)")
     p.add_argument("--py", action="store_true", help="copy the modules as .py source, not compiled")
     p.add_argument("--any-version", action="store_true",
-                   help="deploy onto a newer major version of CircuitPython than the newest tested (%s); "
+                   help="deploy onto a newer version of CircuitPython than the newest tested (%s); "
                         "a version older than %s is refused all the same" % (NEWEST_TESTED, OLDEST))
     p.add_argument("--port", help="the board's data port for the quiet and restart requests (default: find it)")
     p.add_argument("--no-restart", action="store_true", help="do not restart the board after copying")

@@ -107,15 +107,24 @@ def ibom_tool() -> list[str] | None:
     return [xvfb, "-a", exe] if exe and xvfb else None
 
 
+def _virtual_screen(tool: list[str], attempt: int) -> list[str]:
+    """xvfb-run -a looks for a free display from -n up, and two started at once can pick the same:
+    each attempt starts its search somewhere else (this process's own range)."""
+    return tool[:2] + ["-n", str(100 + (os.getpid() * 7 + attempt * 53) % 800)] + tool[2:]
+
+
 def interactive_bom(board: Path, out: Path) -> Path | None:
     """The board's interactive HTML BOM (InteractiveHtmlBom) for whoever solders by hand: both
     sides, every part's pads highlighted by its BOM line, the nets and tracks. None: not installed."""
     tool = ibom_tool()
     if tool is None:
         return None
-    run = subprocess.run(tool + ["--no-browser", "--dest-dir", str(out.resolve()), "--name-format", "%f-ibom",
-                                 "--include-tracks", "--include-nets", str(board.resolve())],
-                         capture_output=True, text=True, timeout=600)
+    args = ["--no-browser", "--dest-dir", str(out.resolve()), "--name-format", "%f-ibom", "--include-tracks",
+            "--include-nets", str(board.resolve())]
+    for attempt in range(3):
+        run = subprocess.run(_virtual_screen(tool, attempt) + args, capture_output=True, text=True, timeout=600)
+        if run.returncode == 0 or "DISPLAY" not in run.stdout + run.stderr:
+            break  # done, or failed for a reason of its own: a virtual screen taken is tried again
     if run.returncode != 0:
         raise RuntimeError("InteractiveHtmlBom failed on %s: %s" % (board, (run.stdout + run.stderr).strip()[-2000:]))
     return out / (board.stem + "-ibom.html")

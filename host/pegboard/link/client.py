@@ -22,6 +22,14 @@ if TYPE_CHECKING:
 __all__ = ["BoardClient", "BoardError", "NoBoard", "resync_event"]
 
 
+# The requests the board answers from code always in memory (firmware/pegfw/commands.py's EVERYDAY
+# ones; a test holds this to that table): every other is answered by code the board compiles for
+# it (pegfw.ondemand), a few hundred ms on the chip and seconds on an emulated one, so the wait for
+# it is at least COMPILE_WAIT_S: a slow board is not a silent one.
+EVERYDAY = ("state", "hint", "stop", "quiet", "reset")
+COMPILE_WAIT_S = 30.0
+
+
 class BoardClient:
     """The lit board (or the simulated one) on a serial port.
 
@@ -41,6 +49,7 @@ class BoardClient:
 
     def __init__(self, port: str | None = None, timeout: float = 3.0, reconnect: float = 5.0,
                  finder: Callable[[], str | None] = find_data_port, link: SerialLink | HubLink | None = None) -> None:
+        self.heard = False  # anything came back on the link since it opened
         self.link: SerialLink | HubLink = link or SerialLink(port, reconnect, finder)
         self.link.on_back = self._reconnected
         self.timeout = timeout
@@ -80,6 +89,7 @@ class BoardClient:
 
     def open(self) -> "BoardClient":
         self._new_ids()
+        self.heard = False
         self.link.open()
         return self
 
@@ -111,6 +121,7 @@ class BoardClient:
             except ValueError:
                 continue
             if isinstance(obj, dict):
+                self.heard = True  # the board has spoken on this link: a silence after is slowness
                 return obj
 
     def _take_event(self, obj: dict[str, Any]) -> None:
@@ -181,9 +192,13 @@ class BoardClient:
 
     # -- API ---------------------------------------------------------------------------------
     def request(self, cmd: str, timeout: float | None = None, **args: Any) -> dict[str, Any]:
-        """Send one command, return its reply; raise BoardError for an error reply or silence."""
+        """Send one command, return its reply; raise BoardError for an error reply or silence. A
+        command the board answers from code it compiles for the request (all but EVERYDAY) is
+        waited for at least COMPILE_WAIT_S, unless `timeout` says otherwise."""
+        if timeout is None:
+            timeout = self.timeout if cmd in EVERYDAY else max(self.timeout, COMPILE_WAIT_S)
         try:
-            reply = self._exchange(cmd, self.timeout if timeout is None else timeout, args)
+            reply = self._exchange(cmd, timeout, args)
         except BoardError:
             self._resync_if_due()  # a refusal is an answer too; Ctrl-C, though, is not held up
             raise
@@ -205,7 +220,8 @@ class BoardClient:
             left = deadline - time.monotonic()
             if left <= 0:
                 raise BoardError("no reply to %r from %s within %.1f s"
-                                 % (cmd, self.link.connected_to or self.link.port, timeout))
+                                 % (cmd, self.link.connected_to or self.link.port, timeout),
+                                 silent=not self.heard)  # nothing at all came back on this link
             obj = self._read_obj(left)
             if obj is None:
                 continue

@@ -21,6 +21,18 @@ HARNESS = Path(__file__).resolve().parent / "harness.js"
 UF2_VARIABLE = "PEGBOARD_UF2"  # where commands and tests find the UF2 when --uf2 is not given
 
 
+def uf2_files(value: str | None) -> list[Path]:
+    """The UF2s a PEGBOARD_UF2 names: one file, several (joined by os.pathsep), or a folder (its
+    *.uf2, by name); a folder's files and each one named must exist."""
+    out: list[Path] = []
+    for part in (value or "").split(os.pathsep):
+        if not part.strip():
+            continue
+        path = Path(part.strip()).expanduser()
+        out += sorted(path.glob("*.uf2")) if path.is_dir() else [path]
+    return out
+
+
 def gpio_of(settings: dict[str, str | int], key: str) -> int | None:
     """The GPIO number of a pin setting ("GP15"), None when unset; SimError for a name the Pico lacks."""
     name = settings.get(key)
@@ -54,7 +66,11 @@ class Rp2040Board:
                  shift_wiring: list[tuple[int, str]] | None = None,
                  files: list[tuple[str, bytes]] | None = None) -> None:
         """`files`: the drive's files (path, bytes) in place of what `pegboard deploy --py` writes."""
-        uf2 = uf2 or os.environ.get(UF2_VARIABLE)
+        if not uf2:
+            named = uf2_files(os.environ.get(UF2_VARIABLE))
+            if len(named) > 1:
+                raise SimError("%s names %d UF2s: give the one to run with --uf2 FILE" % (UF2_VARIABLE, len(named)))
+            uf2 = named[0] if named else None
         if not uf2:
             raise SimError("the rp2040 runtime runs CircuitPython's own binary: give its UF2 for the Raspberry Pi "
                            "Pico with --uf2 FILE (or %s), from circuitpython.org/board/raspberry_pi_pico"

@@ -59,6 +59,14 @@ function send(msg) {
 // -- the chip ------------------------------------------------------------------------------------
 const mcu = new RP2040();
 mcu.logger = new ConsoleLogger(LogLevel.Error);
+// The QSPI chip-select pad as the chip has it out of reset (RP2040 datasheet, 2.19.6.4 PADS_QSPI:
+// GPIO_QSPI_SS resets to 0x5a: input enabled, pull-up on) and the line high, as the flash's own
+// pull-up holds it: BOOTSEL not pressed. CircuitPython reads the BOOTSEL button through this line
+// (SIO GPIO_HI_IN bit 1); rp2040js resets the pad with its input off, so it read low, "pressed",
+// and 10.x waited for the button's release for ever.
+const QSPI_SS = 1;
+mcu.qspi[QSPI_SS].padValue = 0x5a;
+mcu.qspi[QSPI_SS].setInputValue(process.env.PEGBOARD_RP2040_BOOTSEL !== 'held'); // held: the button pulls it low
 let stallNs = 0; // time the CPU spends waiting on the flash, added to the clock by the loop
 const [nvmOffset, nvmSize] = config.nvm;
 const flashFd = fs.openSync(config.flash, 'r+');
@@ -144,6 +152,9 @@ const pixels = new PixelDecoder(mcu, config.pixel, () => mcu.clock.nanos, (bytes
 
 // -- USB -----------------------------------------------------------------------------------------
 let consoleLine = '';
+let lastLine = '';
+let lastConsoleWall = 0; // ns of wall time when the console last printed
+let ready = false; // the firmware's "ready:" line has come
 const usb = new UsbHost(mcu.usbCtrl, {
   onData(port, bytes) {
     if (port === 'data') {
@@ -152,11 +163,15 @@ const usb = new UsbHost(mcu.usbCtrl, {
     } else {
       const text = Buffer.from(bytes).toString('latin1');
       send({ t: 'con', s: text }); // each chunk of the console with its time: when code.py began, say
+      lastConsoleWall = wallNs();
       consoleLine += text;
       let i;
       while ((i = consoleLine.indexOf('\n')) >= 0) {
         send({ t: 'line' }); // when the next console line was written, on the chip's clock
-        console.log(consoleLine.slice(0, i).replace(/\r$/, ''));
+        const line = consoleLine.slice(0, i).replace(/\r$/, '');
+        console.log(line);
+        if (line.trim()) lastLine = line;
+        if (line.includes('ready:')) ready = true;
         consoleLine = consoleLine.slice(i + 1);
       }
     }
@@ -429,6 +444,18 @@ for (const pio of mcu.pio) {
 
 core.reset(); // from the ROM's reset vector: boot2, then CircuitPython's own vector table
 schedule();
+
+// Until the firmware is ready, a console that stays silent is said so, every SILENT_NS of wall time:
+// what it last printed, how far the chip's clock got and where the core is, so a firmware that
+// hangs on its way up is seen hanging, not waited on for ever.
+const SILENT_NS = (Number(process.env.PEGBOARD_RP2040_SILENT_S) || 30) * 1e9;
+setInterval(() => {
+  if (ready || ended || !started || wallNs() - lastConsoleWall < SILENT_NS) return;
+  console.log('[rp2040: the firmware has printed nothing for %d s (wall time); last line: %s; emulated time %s ms; PC 0x%s]',
+    Math.round((wallNs() - lastConsoleWall) / 1e9), lastLine ? JSON.stringify(lastLine) : 'none yet',
+    (mcu.clock.nanos / 1e6).toFixed(1), (core.PC >>> 0).toString(16));
+  lastConsoleWall = wallNs();
+}, 1000).unref();
 
 if (process.env.PEGBOARD_RP2040_DEBUG) {
   setInterval(() => {
