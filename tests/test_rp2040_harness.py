@@ -84,9 +84,13 @@ def test_a_uf2_of_an_unsupported_circuitpython_is_refused(tmp_path, monkeypatch)
     # a UF2 that reads as CircuitPython 9.1.4: older than the firmware supports, said before any start
     from pegboard.sim.rp2040 import board as rp2040_board
 
+    from pegboard.sim.rp2040.layout import PICO
+
     class Old:
         image = bytearray(b"\xff" * (2 << 20))
         version = "9.1.4"
+        board = "Raspberry Pi Pico with rp2040"
+        layout = PICO
 
     monkeypatch.setattr(rp2040_board, "read_uf2", lambda path: Old())
     monkeypatch.setattr("pegboard.sim.simulator._rp2040_node", lambda: ("node", tmp_path))

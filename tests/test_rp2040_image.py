@@ -113,8 +113,8 @@ BAD = {
     "into the NVM": (lambda b: uf2_blocks(firmware_bytes(), base=FLASH_BASE + NVM_OFFSET - 512),
                      r"into microcontroller.nvm \(0x0FF000\.\.0x100000\)"),
     "not CircuitPython": (lambda b: uf2_blocks(bytes(range(256)) * 4), r"is not CircuitPython"),
-    "Pico W": (lambda b: uf2_blocks(firmware_bytes(board=b"Raspberry Pi Pico W with rp2040")),
-               r'CircuitPython 9.2.8 for "Raspberry Pi Pico W with rp2040": not supported'),
+    "another board": (lambda b: uf2_blocks(firmware_bytes(board=b"Adafruit Feather RP2040 with rp2040")),
+                      r'CircuitPython 9.2.8 for "Adafruit Feather RP2040 with rp2040": not supported'),
 }
 
 
@@ -341,3 +341,16 @@ def test_deploy_files_compiled(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) 
     assert "boot.py" in files and "lib/neopixel.py" in files and "pegcore/t5_hints.bin" in files
     with pytest.raises(DeployError, match="9.2.8's mpy-cross"):
         deploy_files(compile=True, version="10.0.0")
+
+
+def test_a_pico_w_uf2_is_read_in_its_own_layout(tmp_path: Path) -> None:
+    # the Pico W's CircuitPython is larger than the Pico's firmware area: it keeps 1536 KB, its NVM and
+    # drive after that; the same bytes for a plain Pico are refused as running into its drive
+    from pegboard.sim.rp2040.layout import LAYOUTS
+
+    base = FLASH_BASE + 0x165600 - 1024
+    w = read_uf2(write(tmp_path, uf2_blocks(firmware_bytes(board=b"Raspberry Pi Pico W with rp2040"), base=base)))
+    assert w.board == "Raspberry Pi Pico W with rp2040" and w.layout is LAYOUTS[w.board]
+    assert (w.layout.nvm_offset, w.layout.fs_offset, w.layout.fs_size) == (0x180000, 0x181000, 0x7F000)
+    with pytest.raises(Uf2Error, match="into the CIRCUITPY drive"):
+        read_uf2(write(tmp_path, uf2_blocks(firmware_bytes(), base=base)))

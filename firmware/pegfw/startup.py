@@ -1,6 +1,8 @@
 """code.py's start-up: the hardware from settings.toml and the App, or a console message and a
 blink code for a bad setting. Dropped from the heap once the game runs."""
 
+import gc
+
 from pegfw import VERSION, colors
 from pegfw.ondemand import unload
 from pegfw.clock import ticks_diff
@@ -66,6 +68,7 @@ def start(early=None):
         # compiled one module at a time with the watchdog fed in between: importing pegfw.app
         # alone would compile them all in one go, longer than the watchdog waits on a chip
         for name in APP_MODULES:
+            gc.collect()  # what the last compile left goes first: the next one finds its heap in one piece
             __import__(name)
             hw.feed()
         from pegfw.app import App

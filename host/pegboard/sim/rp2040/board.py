@@ -13,7 +13,6 @@ from typing import Any
 from pegboard.hardware.boards import SHIFT_WIRING
 from pegboard.sim.device.pinnames import PICO
 from pegboard.sim.errors import SimError
-from pegboard.sim.rp2040 import layout
 from pegboard.sim.rp2040.drive_image import build_drive, deploy_files
 from pegboard.sim.rp2040.uf2 import Uf2Error, read_uf2
 
@@ -81,14 +80,16 @@ class Rp2040Board:
             raise SimError(str(e)) from None
         self.version = firmware.version
         image = bytearray(firmware.image)
-        drive = build_drive(files if files is not None else deploy_files(settings_path))
-        image[layout.FS_OFFSET:layout.FS_OFFSET + len(drive)] = drive
+        lay = firmware.layout
+        self.board_name = firmware.board
+        drive = build_drive(files if files is not None else deploy_files(settings_path), size=lay.fs_size)
+        image[lay.fs_offset:lay.fs_offset + len(drive)] = drive
         fd, name = tempfile.mkstemp(prefix="pegboard-rp2040-", suffix=".flash")
         self.flash_path = Path(name)
         with os.fdopen(fd, "wb") as f:
             f.write(image)
         config = dict(wiring(settings, shift_wiring), flash=str(self.flash_path),
-                      nvm=[layout.NVM_OFFSET, layout.NVM_SIZE])
+                      nvm=[lay.nvm_offset, lay.nvm_size])
         self.config_path = self.flash_path.with_suffix(".json")
         self.config_path.write_text(json.dumps(config))
 

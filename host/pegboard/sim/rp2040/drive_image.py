@@ -196,14 +196,14 @@ def _name_entries(folder: _Dir) -> int:
     return count
 
 
-def build_drive(files: Iterable[tuple[str, bytes]], label: str = "CIRCUITPY") -> bytes:
+def build_drive(files: Iterable[tuple[str, bytes]], label: str = "CIRCUITPY", size: int = FS_SIZE) -> bytes:
     """A FAT12 volume of FS_SIZE bytes holding `files` ("pegcore/t5_hints.bin", content), folders made
     as the paths need them, labelled `label`; DriveError when they do not fit or cannot be named."""
     label = label.upper()
     if not label or len(label) > 11 or label[0] == " " or any(c not in SFN_CHARS and c != " " for c in label):
         raise DriveError("volume label %r: 1 to 11 characters, letters, digits, spaces and !#$%%&'()-@^_`{}~"
                          % label)
-    geo = geometry(FS_SIZE)
+    geo = geometry(size)
     root = _tree(files)
     # clusters in order: a folder's own, then its items', each file's in one run
     runs: list[tuple[_Dir | _File, int]] = []  # (item, clusters)

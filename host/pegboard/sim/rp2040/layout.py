@@ -32,3 +32,24 @@ FS_SIZE = FLASH_SIZE - FS_OFFSET  # 1 MiB
 
 # The drive's block (FAT sector) size: CircuitPython py/circuitpy_mpconfig.h FILESYSTEM_BLOCK_SIZE (512).
 SECTOR_SIZE = 512
+
+
+class Layout:
+    """One board's flash layout: CircuitPython's firmware, then microcontroller.nvm, then the drive."""
+
+    def __init__(self, firmware_size: int) -> None:
+        self.firmware_size = firmware_size
+        self.nvm_offset = firmware_size
+        self.nvm_size = NVM_SIZE
+        self.fs_offset = firmware_size + NVM_SIZE
+        self.fs_size = FLASH_SIZE - self.fs_offset
+
+
+# The Pico W's CircuitPython keeps a larger firmware area (its build carries the CYW43 radio's own
+# firmware): 1536 KB, as CircuitPython's CYW43 boards declare it (ports/raspberrypi boards' mpconfigboard.mk,
+# CIRCUITPY_FIRMWARE_SIZE='(1536 * 1024)', with their 1536k linker script). The official 9.2.1 and
+# 10.2.1 Pico W UF2s write up to 0x165600, past the Pico's 1020 KB and short of 1536 KB, and the
+# Pico W's own binary found its drive at 0x181000 on the rp2040 runtime (it ran the code.py there).
+LAYOUTS = {"Raspberry Pi Pico with rp2040": Layout(FIRMWARE_SIZE),
+           "Raspberry Pi Pico W with rp2040": Layout(1536 * 1024)}
+PICO = LAYOUTS["Raspberry Pi Pico with rp2040"]

@@ -13,7 +13,7 @@ import struct
 from dataclasses import dataclass
 from pathlib import Path
 
-from pegboard.sim.rp2040.layout import FLASH_BASE, FLASH_SIZE, FS_OFFSET, NVM_OFFSET
+from pegboard.sim.rp2040.layout import FLASH_BASE, FLASH_SIZE, LAYOUTS, Layout
 
 BLOCK = 512
 HEADER = struct.Struct("<8I")
@@ -32,9 +32,10 @@ FAMILIES = {0xE48BFF56: "RP2040", 0xE48BFF57: "absolute", 0xE48BFF58: "data", 0x
 # after "; "
 BANNER = re.compile(rb"Adafruit CircuitPython (\d+\.\d+\.\d+(?:-[0-9A-Za-z.+-]+)?) on [^;\x00]{1,40}; "
                     rb"([\x20-\x7e]{1,100}?)\x00")
-# Only the plain Pico: the simulator wires the board as a Pico; a Pico W's build drives its LED and
-# radio through the CYW43 chip, which the emulator does not have.
-SUPPORTED_BOARDS = ("Raspberry Pi Pico with rp2040",)
+# The Pico, and the Pico W as far as the emulator goes: it has no CYW43 radio chip (the Pico W's
+# LED and Wi-Fi are on it), so its build starts with Wi-Fi off; the simulator wires it as a Pico
+# (the firmware's pins, GP0..GP17, are the same on both).
+SUPPORTED_BOARDS = tuple(LAYOUTS)
 
 
 class Uf2Error(ValueError):
@@ -47,6 +48,7 @@ class Firmware:
     version: str  # "9.2.8", "10.3.0-alpha.4"
     board: str  # "Raspberry Pi Pico with rp2040"
     end: int  # flash offset just past the highest byte the UF2 writes
+    layout: Layout  # where this board's CircuitPython keeps its NVM and its drive
 
 
 def _family(fid: int) -> str:
@@ -108,11 +110,6 @@ def read_uf2(path: str | Path) -> Firmware:
         missing = sorted(set(range(count)) - seen)
         raise Uf2Error("%s is truncated: %d of its %d blocks are missing (the first: block %d)"
                        % (where, len(missing), count, missing[0]))
-    if end > NVM_OFFSET:
-        area = ("the CIRCUITPY drive (from 0x%06X)" % FS_OFFSET if end > FS_OFFSET
-                else "microcontroller.nvm (0x%06X..0x%06X)" % (NVM_OFFSET, FS_OFFSET))
-        raise Uf2Error("%s writes up to flash offset 0x%06X, past CircuitPython's firmware area (0x000000..0x%06X) "
-                       "into %s: not CircuitPython's RP2040 layout" % (where, end, NVM_OFFSET, area))
     m = BANNER.search(image, 0, end)
     if m is None:
         raise Uf2Error("%s is not CircuitPython: no \"Adafruit CircuitPython X.Y.Z on DATE; BOARD\" string in it"
@@ -121,4 +118,11 @@ def read_uf2(path: str | Path) -> Firmware:
     if board not in SUPPORTED_BOARDS:
         raise Uf2Error("%s is CircuitPython %s for \"%s\": not supported, the emulated board is a Raspberry Pi Pico "
                        "(use the UF2 for \"%s\")" % (where, version, board, SUPPORTED_BOARDS[0]))
-    return Firmware(image=image, version=version, board=board, end=end)
+    lay = LAYOUTS[board]
+    if end > lay.nvm_offset:
+        area = ("the CIRCUITPY drive (from 0x%06X)" % lay.fs_offset if end > lay.fs_offset
+                else "microcontroller.nvm (0x%06X..0x%06X)" % (lay.nvm_offset, lay.fs_offset))
+        raise Uf2Error("%s writes up to flash offset 0x%06X, past CircuitPython's firmware area (0x000000..0x%06X) "
+                       "for %s into %s: not CircuitPython's RP2040 layout"
+                       % (where, end, lay.nvm_offset, board, area))
+    return Firmware(image=image, version=version, board=board, end=end, layout=lay)
