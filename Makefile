@@ -11,7 +11,7 @@ endif
 STAMP_RUN := $(VENV)/.installed-run
 STAMP := $(VENV)/.installed
 
-.PHONY: run test soak bench lint typecheck table clean kicad-tools
+.PHONY: run test mutants soak bench lint typecheck table clean kicad-tools
 
 # Installs are quiet: pip's output goes to .venv/install.log, shown only if it fails.
 $(STAMP_RUN): pyproject.toml
@@ -53,6 +53,11 @@ kicad-tools:
 
 test: $(STAMP) kicad-tools
 	$(BIN)/python -m pytest -q -rs $(if $(filter 1,$(JOBS)),,-n $(JOBS) --dist loadfile)
+
+# Mutation testing (tests/mutants.py): small faults put into a copy, one at a time; the survivors and
+# each folder's share in mutants-report.txt. Not in `make test`: it runs the tests once a mutation.
+mutants: $(STAMP)
+	$(BIN)/python tests/mutants.py $(MUTANTS)
 
 soak: $(STAMP)
 	$(BIN)/python -m pytest -q -m soak -o addopts=''

@@ -93,12 +93,20 @@ def test_hint_prefers_most_winning_lines_and_reports_lost_positions():
     assert ok and left == 1
     counts = [s.count(start ^ b.flip[k]) for k in legal_jumps(b, start)]
     assert s.count(start ^ b.flip[j]) == max(counts)
-    # a lost position: pegs at 1, 2 and 15 (2 can jump nowhere useful)
-    lost = mask_of([1, 2, 4, 15])
+    # a lost position where the jumps differ: the hint takes one that leaves the fewest pegs (the
+    # first such position a game from hole 1 reaches by always taking its last legal jump)
+    m, lost = start_mask(b, 1), None
+    while legal_jumps(b, m):
+        ends = {k: s.best_left(m ^ b.flip[k]) for k in legal_jumps(b, m)}
+        if s.best_left(m) > 1 and len(set(ends.values())) > 1:
+            lost = m
+            break
+        m ^= b.flip[legal_jumps(b, m)[-1]]
+    assert lost is not None
     j, ok, left = s.hint(lost)
     assert not ok
-    assert left == s.best_left(lost) >= 2
-    assert j >= 0 and s.best_left(lost ^ b.flip[j]) == left
+    assert left == s.best_left(lost) == min(ends.values()) >= 2
+    assert j >= 0 and ends[j] == left < max(ends.values())
 
 
 def test_best_left_on_game_over_is_peg_count():

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 from fakehw import make_app, run
+from support import until
 
 from pegboard.commands.cli import main
 from pegboard.hardware import bom
@@ -352,8 +353,11 @@ def test_selftest_in_order_names_swapped_holes_and_ends_when_all_answered(sim):
 
 def test_selftest_hole_is_one_module_bring_up(sim):
     p = selftest(sim, "--hole", "3", "--seconds", "3")
-    time.sleep(0.3)
-    px = sim.control("pixels")["pixels"]
+    def lit():
+        pixels = sim.control("pixels")["pixels"]
+        return pixels if any(c != [0, 0, 0] for c in pixels) else None
+
+    px = until(lit, 30, "the self-test's first colour")
     assert px[2][0] > 0 and px[2][1] == px[2][2] == 0  # red first ...
     assert all(c == [0, 0, 0] for i, c in enumerate(px) if i != 2)  # ... on hole 3's pixel alone
     sim.control("lift", hole=3)

@@ -29,6 +29,8 @@ def rp2040js_modules():
     """rp2040js, installed on first use as the runtime installs it: rom.test.js runs the ROM on its core."""
     try:
         return str(node.install()[1])
+    except node.InstallFailed as e:
+        pytest.fail("Node and npm are here but installing rp2040js failed: %s" % e)
     except node.Unavailable as e:
         pytest.skip(str(e))
 
@@ -108,3 +110,29 @@ def test_node_missing_says_what_to_install(monkeypatch):
 def test_chip_time_is_not_for_this_runtime(tmp_path):
     with pytest.raises(SimError, match="keeps its own time"):
         Simulator(runtime="rp2040", chip_time=True, uf2=tmp_path / "x.uf2")
+
+
+def test_the_runtimes_files_are_made_in_a_folder_of_this_users_alone(tmp_path, monkeypatch):
+    # another user watching the shared temporary folder cannot plant a link where the runtime writes
+    import stat
+
+    from pegboard.sim.rp2040 import board as rp2040_board
+    from pegboard.sim.rp2040.layout import PICO
+
+    class Fw:
+        image = bytearray(b"\xff" * (2 << 20))
+        version = "10.2.1"
+        board = "Raspberry Pi Pico with rp2040"
+        layout = PICO
+
+    monkeypatch.setattr(rp2040_board, "read_uf2", lambda path: Fw())
+    b = rp2040_board.Rp2040Board(tmp_path / "x.uf2", None, {}, files=[("code.py", b"")])
+    try:
+        folder = b.config_path.parent
+        assert folder == b.flash_path.parent and folder.parent == Path(rp2040_board.tempfile.gettempdir())
+        assert stat.S_IMODE(folder.stat().st_mode) == 0o700 and folder.stat().st_uid == os.getuid()
+        for f in (b.config_path, b.flash_path):
+            assert not f.is_symlink() and stat.S_IMODE(f.stat().st_mode) == 0o600
+    finally:
+        b.close()
+    assert not folder.exists()

@@ -19,6 +19,8 @@ from support import until
 def vm():
     try:
         return str(thumbvm.build().path)
+    except thumbvm.BuildFailed as e:
+        pytest.fail("thumbvm's tools are here but its build failed: %s" % e)
     except thumbvm.Unavailable as e:
         pytest.skip("thumbvm cannot be built here: %s" % e)
 

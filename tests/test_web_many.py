@@ -4,9 +4,8 @@ of them; a page that goes away costs the board nothing. (Twenty at once: test_we
 
 from __future__ import annotations
 
-import time
 
-from websupport import (Tap, WebProcess, browser, board, open_page, replies_received, wait_page,  # noqa: F401
+from websupport import (Tap, WebProcess, after_the_pages_next_request, browser, board, open_page, replies_received, wait_page,  # noqa: F401
                         web)
 
 
@@ -82,7 +81,7 @@ def test_with_host_a_viewer_without_the_token_cannot_send_a_request(browser, boa
         refused = viewer.evaluate("pegboardPage.transport.hand('lift', {hole: 2}).then(() => 'moved', e => e.message)")
         assert "only watches" in refused
         assert viewer.evaluate("pegboardPage.proto.request('state').then(r => r.mode)") == "play"  # reads are fine
-        time.sleep(0.3)
+        after_the_pages_next_request(tap, viewer)
         assert not tap.requests("hint") and not tap.requests("demo")  # never reached the board
         assert board.control("sensors")["pegs"] == list(range(2, 16))  # and no peg moved
         # the player's page plays; the viewer sees it

@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 import time
 
-from websupport import Tap, browser, board, open_page, wait_page, web  # noqa: F401 - fixtures
+from websupport import Tap, after_the_pages_next_request, browser, board, open_page, wait_page, web  # noqa: F401 - fixtures
 
 from pegcore.geometry import Board, start_mask
 from pegcore.solver import Solver
@@ -85,7 +85,7 @@ def test_a_bad_file_is_refused_with_the_reason_and_nothing_is_sent(browser, boar
             assert said in msg and "nothing was sent to the board" in msg, (name, msg)
             assert page.locator("#file-msg").get_attribute("class") == "bad"
             assert page.locator("#file-actions").is_hidden()  # nothing to demonstrate
-        time.sleep(0.3)
+        after_the_pages_next_request(tap, page)
         sent = {o.get("cmd") for o in tap.requests(who="pegboard web")}
         assert sent <= {"state", "info", "stats"}, sent  # no demo, guide or setup reached the board
     finally:

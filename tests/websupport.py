@@ -148,6 +148,15 @@ def web(board):
         w.stop()
 
 
+def after_the_pages_next_request(tap: "Tap", page, who: str = "pegboard web") -> None:
+    """Wait until an `info` the page asks now has passed the hub (a read any page may make, and one
+    the bridge never answers from a cache, as it may a `state`): whatever the page sent before it has
+    passed too (one WebSocket, one bridge, in order), so what the tap holds then is complete."""
+    before = len(tap.requests("info", who=who))
+    page.evaluate("pegboardPage.proto.request('info')")
+    until(lambda: len(tap.requests("info", who=who)) > before, 20, "the page's info request at the hub")
+
+
 class Tap:
     """Every line that passes the board's hub (as `pegboard monitor` sees them), kept with who sent
     each request."""
@@ -174,10 +183,17 @@ class Tap:
         while not self.stopping.is_set():
             try:
                 self.link.read_line(0.05)
-            except Exception:  # noqa: BLE001 - the board went away: the test says what it expected
-                time.sleep(0.05)
+            except Exception as e:  # noqa: BLE001 - kept: a tap that stopped seeing lines fails its test
+                self.died = e
+                return
+
+    died: Exception | None = None
 
     def requests(self, cmd: str | None = None, who: str | None = None) -> list[dict]:
+        """The requests seen, by command and sender; a tap that stopped reading fails the test here,
+        so "nothing reached the board" is never read from a dead tap."""
+        if self.died is not None or not self.thread.is_alive():
+            raise AssertionError("the tap stopped reading the hub: %r" % (self.died,))
         return [o for a, w, o in list(self.lines) if a == ">" and (cmd is None or o.get("cmd") == cmd)
                 and (who is None or who in w)]
 

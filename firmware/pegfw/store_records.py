@@ -26,7 +26,7 @@ def record_bytes(holes, moves):
 def records_kept(holes, size):
     """How many of the newest finished or abandoned games a compaction carries over: as many of
     the longest (holes - 2 moves) as fit in half the log less 64 bytes; the other half is the game
-    in progress's and the new games' (4096 bytes, 15 holes: 89)."""
+    in progress's and the new games' (4096 bytes, 15 holes: 79)."""
     return max(0, (size - HEAD) // 2 - 64) // record_bytes(holes, holes - 2)
 
 

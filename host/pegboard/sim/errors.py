@@ -2,4 +2,8 @@
 
 
 class SimError(Exception):
-    pass
+    """The simulated board cannot run as asked; `missing` names a tool to install when that is why."""
+
+    def __init__(self, message: str = "", missing: bool = False) -> None:
+        super().__init__(message)
+        self.missing = missing

@@ -54,8 +54,10 @@ def _rp2040_node() -> tuple[str, Path]:
 
     try:
         return node.install()
+    except node.InstallFailed as e:
+        raise SimError(str(e)) from None  # the tools are here: a fault, not something to install
     except node.Unavailable as e:
-        raise SimError(str(e)) from None
+        raise SimError(str(e), missing=True) from None
 
 
 PC_BACKSTOP = 4  # x the watchdog's timeout: thumbvm's emulated watchdog fires first

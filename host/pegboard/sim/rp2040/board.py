@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import tempfile
 from pathlib import Path
 from typing import Any
@@ -58,6 +59,12 @@ def wiring(settings: dict[str, str | int], shift_wiring: list[tuple[int, str]] |
     return out
 
 
+def _new_file(path: Path, mode: str):
+    """A file made new (never one that is there, never through a link), readable by this user alone."""
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
+    return open(os.open(path, flags, 0o600), mode)
+
+
 class Rp2040Board:
     """The flash file and harness config of one simulated board; `close()` removes them."""
 
@@ -84,21 +91,20 @@ class Rp2040Board:
         self.board_name = firmware.board
         drive = build_drive(files if files is not None else deploy_files(settings_path), size=lay.fs_size)
         image[lay.fs_offset:lay.fs_offset + len(drive)] = drive
-        fd, name = tempfile.mkstemp(prefix="pegboard-rp2040-", suffix=".flash")
-        self.flash_path = Path(name)
-        with os.fdopen(fd, "wb") as f:
+        # a folder of this user's alone (mkdtemp: 0700, a new name): nobody else can plant a link at
+        # the names written in it, as they could beside a file in the shared temporary folder
+        self.folder = Path(tempfile.mkdtemp(prefix="pegboard-rp2040-"))
+        self.flash_path = self.folder / "board.flash"
+        with _new_file(self.flash_path, "wb") as f:
             f.write(image)
         config = dict(wiring(settings, shift_wiring), flash=str(self.flash_path),
                       nvm=[lay.nvm_offset, lay.nvm_size])
-        self.config_path = self.flash_path.with_suffix(".json")
-        self.config_path.write_text(json.dumps(config))
+        self.config_path = self.folder / "config.json"
+        with _new_file(self.config_path, "w") as f:
+            f.write(json.dumps(config))
 
     def command(self, node: str) -> list[str]:
         return [node, str(HARNESS), str(self.config_path)]
 
     def close(self) -> None:
-        for p in (self.flash_path, self.config_path):
-            try:
-                p.unlink()
-            except OSError:
-                pass
+        shutil.rmtree(self.folder, ignore_errors=True)

@@ -23,6 +23,10 @@ class Unavailable(RuntimeError):
     """The runtime cannot run here; the message names what to install."""
 
 
+class InstallFailed(Unavailable):
+    """Node and npm are here, but installing rp2040js with them failed: a fault, not a missing tool."""
+
+
 def _major(node: str) -> int | None:
     try:
         out = subprocess.run([node, "--version"], capture_output=True, text=True, timeout=30).stdout
@@ -84,6 +88,6 @@ def install() -> tuple[str, Path]:
         except (OSError, subprocess.TimeoutExpired) as e:
             raise Unavailable("cannot run npm (%s) to install rp2040js: %s" % (" ".join(npm), e)) from None
     if p.returncode != 0 or not _installed(folder):
-        raise Unavailable("installing rp2040js %s with npm failed (is the npm registry reachable?):\n%s"
+        raise InstallFailed("installing rp2040js %s with npm failed (is the npm registry reachable?):\n%s"
                           % (RP2040JS, (p.stdout + p.stderr)[-1500:]))
     return exe, folder / "node_modules"

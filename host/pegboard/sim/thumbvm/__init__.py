@@ -37,6 +37,10 @@ class Unavailable(RuntimeError):
     """thumbvm cannot be built here; the message says why and what to install."""
 
 
+class BuildFailed(Unavailable):
+    """Its tools are here, but building it failed: a fault to fix, not a tool to install."""
+
+
 class Built(NamedTuple):
     path: Path   # the emulator; the guest is beside it (path + ".elf")
 
@@ -82,7 +86,7 @@ def _run(cmd: list[str], env: dict[str, str], what: str) -> None:
     except OSError as e:
         raise Unavailable("cannot run %s: %s" % (cmd[0], e)) from None
     if p.returncode != 0:
-        raise Unavailable("building thumbvm's %s failed:\n%s" % (what, (p.stdout + p.stderr)[-2000:]))
+        raise BuildFailed("building thumbvm's %s failed:\n%s" % (what, (p.stdout + p.stderr)[-2000:]))
 
 
 def build() -> Built:
