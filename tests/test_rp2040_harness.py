@@ -82,19 +82,20 @@ def test_a_file_that_is_not_a_uf2_is_refused(tmp_path):
         Rp2040Board(bad, None, {})
 
 
+def fake_firmware(version):
+    """What read_uf2 gives for a Pico UF2 of `version`, with an erased image."""
+    from pegboard.sim.rp2040.layout import PICO
+    from pegboard.sim.rp2040.uf2 import Firmware
+
+    return Firmware(image=bytearray(b"\xff" * (2 << 20)), version=version, board="Raspberry Pi Pico with rp2040",
+                    end=0, layout=PICO)
+
+
 def test_a_uf2_of_an_unsupported_circuitpython_is_refused(tmp_path, monkeypatch):
     # a UF2 that reads as CircuitPython 9.1.4: older than the firmware supports, said before any start
     from pegboard.sim.rp2040 import board as rp2040_board
 
-    from pegboard.sim.rp2040.layout import PICO
-
-    class Old:
-        image = bytearray(b"\xff" * (2 << 20))
-        version = "9.1.4"
-        board = "Raspberry Pi Pico with rp2040"
-        layout = PICO
-
-    monkeypatch.setattr(rp2040_board, "read_uf2", lambda path: Old())
+    monkeypatch.setattr(rp2040_board, "read_uf2", lambda path: fake_firmware("9.1.4"))
     monkeypatch.setattr("pegboard.sim.simulator._rp2040_node", lambda: ("node", tmp_path))
     with pytest.raises(SimError, match="the UF2 holds CircuitPython 9.1.4: .*older than the firmware supports"):
         Simulator(runtime="rp2040", uf2=tmp_path / "x.uf2")
@@ -117,15 +118,8 @@ def test_the_runtimes_files_are_made_in_a_folder_of_this_users_alone(tmp_path, m
     import stat
 
     from pegboard.sim.rp2040 import board as rp2040_board
-    from pegboard.sim.rp2040.layout import PICO
 
-    class Fw:
-        image = bytearray(b"\xff" * (2 << 20))
-        version = "10.2.1"
-        board = "Raspberry Pi Pico with rp2040"
-        layout = PICO
-
-    monkeypatch.setattr(rp2040_board, "read_uf2", lambda path: Fw())
+    monkeypatch.setattr(rp2040_board, "read_uf2", lambda path: fake_firmware("10.2.1"))
     b = rp2040_board.Rp2040Board(tmp_path / "x.uf2", None, {}, files=[("code.py", b"")])
     try:
         folder = b.config_path.parent
