@@ -588,3 +588,19 @@ def test_a_page_of_another_site_or_a_sandboxed_frame_reads_nothing(browser, boar
     finally:
         site.shutdown()
         w.stop()
+
+
+def test_bidi_and_other_format_controls_are_shown_as_escapes_not_obeyed():
+    # U+202E would print the rest of a name reversed; a zero-width joiner or an isolate hides text
+    import io
+    import unicodedata
+
+    from pegboard.safe_text import SafeWriter, printable
+
+    name = "evil\u202egnp.exe\u2066x\u2069\u200b"
+    assert printable(name) == "evil\\u202egnp.exe\\u2066x\\u2069\\u200b"
+    out = io.StringIO()
+    SafeWriter(out).write(name + "\tok\n")
+    assert out.getvalue() == "evil\\u202egnp.exe\\u2066x\\u2069\\u200b\tok\n"
+    left = [hex(c) for c in range(0x10000) if unicodedata.category(chr(c)) == "Cf" and printable(chr(c)) == chr(c)]
+    assert left == []
