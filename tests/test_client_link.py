@@ -8,6 +8,8 @@ import select
 import threading
 import time
 
+from support import until
+
 from pegboard.link.client import BoardClient
 from pegboard.link.serial_link import LineCutter, SerialLink
 from pegboard.sim.ptys import raw_pty
@@ -178,7 +180,7 @@ def test_a_request_the_board_compiles_for_is_waited_for_past_the_everyday_timeou
             got = []
             t = threading.Thread(target=lambda: got.append(client.request("stats")), daemon=True)
             t.start()
-            until_true(lambda: asked, 5)
+            until(lambda: asked, 5, "the stats request at the board")
             t.join(1.5)  # three times what an everyday request waits
             assert t.is_alive() and not got
             board.send({"ok": True, "id": asked[0]["id"], "free_heap": 1})
@@ -186,13 +188,6 @@ def test_a_request_the_board_compiles_for_is_waited_for_past_the_everyday_timeou
             assert got and got[0]["free_heap"] == 1
     finally:
         board.close()
-
-
-def until_true(check, timeout):
-    deadline = time.monotonic() + timeout
-    while not check():
-        assert time.monotonic() < deadline, "timed out"
-        time.sleep(0.02)
 
 
 def test_no_reply_from_a_board_that_spoke_is_slowness_and_from_a_silent_port_a_wrong_port(capsys):
