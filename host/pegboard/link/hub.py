@@ -10,6 +10,9 @@ Lines are the board's protocol lines. The hub
   - gives every request an id of its own before it goes to the board and puts the asker's id back
     on the reply, which goes to the asker alone: two programs may both use id 1, and no program
     can take another's reply;
+  - answers itself, with the asker's id, a request the board would refuse before it could read
+    its id (over 512 bytes as the hub sends it, JSON nested deeper than 8 levels); a reply that
+    comes without an id all the same answers the oldest line the board has not answered yet;
   - sends every event (and anything else the board says) to every program;
   - sends `{"hub": ...}` lines of its own: "welcome" after the hello, "lost"/"back" when the
     cable is pulled and the board is back, "gone" when it did not come back, "dropped" to a
@@ -28,6 +31,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import secrets
 import selectors
@@ -41,18 +45,114 @@ from typing import Any
 from pegboard.link import runtime_file
 from pegboard.link.board_writer import BoardWriter
 from pegboard.link.errors import NoBoard
+from pegboard.link.hub_link import HUB_LOG_MAX
 from pegboard.link.serial_link import LineCutter, SerialLink
+from pegboard.safe_text import printable
 
 BACKLOG = int(os.environ.get("PEGBOARD_HUB_BACKLOG", 256 * 1024))  # bytes a program may leave unread
 FIRST_CLIENT_S = 10.0   # a hub nobody reaches this long after it started (its starter died) ends
 HELLO_S = 3.0           # a connection that has not said hello this long is closed
 LINE_MAX = 64 * 1024    # a program's line longer than this is cut (the board takes 512 bytes)
-BOARD_LINE_MAX = 512    # longer requests go to the board as they are: it refuses them itself
+BOARD_LINE_MAX = 512    # the board's longest request line (UTF-8 bytes): longer ones the hub refuses
+BOARD_DEPTH_MAX = 8     # the board refuses deeper JSON before parsing it (so without its id): the hub does
 PENDING_MAX = 1000      # requests awaiting a reply; the oldest are forgotten past this
 IN_FLIGHT = 32          # a program's requests on their way to the board; more are answered `busy`
 REPLY_S = 60.0          # a request the board has not answered this long no longer counts as in flight
+HELLO_SHOWN = 200       # characters of a refused hello the log keeps (a stranger's text)
 POLL_S = 0.005          # how often the port is read when it cannot be waited on (Windows)
 WAIT_S = 0.1            # the longest wait when it can: its bytes wake the hub at once
+
+
+def read_json(line: bytes) -> Any:
+    """The line's JSON, or None when it is none (Python's parser recurses: 1,000 `[` are none too)."""
+    try:
+        return json.loads(line)
+    except (ValueError, RecursionError):
+        return None
+
+
+def shape_refusal(obj: dict[str, Any]) -> str | None:
+    """Why the board would refuse `obj` before reading its id, else None: nested deeper than it
+    parses, or a NaN or Infinity (Python's json writes them; the board's json reads no such thing).
+    Level by level, no recursion."""
+    level: list[Any] = [obj]
+    depth = 1
+    while level:
+        if depth > BOARD_DEPTH_MAX:
+            return "JSON nested deeper than %d levels" % BOARD_DEPTH_MAX
+        inner: list[Any] = []
+        for container in level:
+            for item in container.values() if isinstance(container, dict) else container:
+                if isinstance(item, (dict, list)):
+                    inner.append(item)
+                elif isinstance(item, float) and not math.isfinite(item):
+                    return "NaN and Infinity are not JSON"
+        level, depth = inner, depth + 1
+    return None
+
+
+def board_line(obj: dict[str, Any]) -> bytes:
+    """`obj` as it goes to the board: compact, its text as UTF-8 (escaped, an é would take 6 bytes
+    for its 2 and lengthen the line past what its sender counted)."""
+    try:
+        return json.dumps(obj, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+    except UnicodeEncodeError:  # a lone surrogate ("\ud800"): only its escape can carry it
+        return json.dumps(obj, separators=(",", ":")).encode()
+
+
+def board_refusal(line: bytes, out: bytes, obj: Any) -> tuple[str, str] | None:
+    """The error the board would answer `out` (what the hub would send for the program's `line`)
+    with no id, having read none, and its message; None when the board can read its id."""
+    if len(line) > BOARD_LINE_MAX or len(out) > BOARD_LINE_MAX:
+        return "line_too_long", ("requests are at most %d bytes (UTF-8, compact, with the hub's id in place "
+                                 "of yours)" % BOARD_LINE_MAX)
+    why = shape_refusal(obj) if isinstance(obj, dict) else None
+    return ("bad_json", "the line is not valid JSON: " + why) if why else None
+
+
+def line_number(hub_id: str) -> int:
+    """Which line to the board a request of the hub's id ("h%x") was."""
+    return int(hub_id[1:], 16)
+
+
+def shown_hello(line: bytes) -> str:
+    """A refused hello as the log shows it: escaped and cut (a stranger may send 64 KB of it)."""
+    text = printable(line.decode("utf-8", "replace"))
+    if len(text) > HELLO_SHOWN:
+        return "%s... (cut: %d characters in all)" % (text[:HELLO_SHOWN], len(text))
+    return text
+
+
+class HubLog:
+    """The hub's log: its stderr, which hub_link opened on `path` (hub.log) for appending. Another
+    user's connections write to it (a refused hello, a failure on what one sent), so it is kept
+    under `limit` bytes while the hub runs: at the limit its text moves to `path`.1 (replacing the
+    one before) and it starts again, empty. Without a path (a hub started by hand) it is stderr."""
+
+    def __init__(self, path: str | None = None, limit: int = HUB_LOG_MAX) -> None:
+        self.path = path
+        self.limit = limit
+
+    def write(self, text: str) -> None:
+        print(text, file=sys.stderr, flush=True)
+        if self.path is not None:
+            self.keep_small(self.path)
+
+    def keep_small(self, path: str) -> None:
+        try:
+            if os.fstat(2).st_size < self.limit:
+                return
+            with open(path, "rb") as f:
+                text = f.read()
+            fd = os.open(path + ".1", os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_NOFOLLOW", 0), 0o600)
+            with open(fd, "wb") as f:
+                f.write(text)
+            os.ftruncate(2, 0)  # opened for appending: the next line starts the file again
+        except OSError:
+            pass  # a log that cannot be kept small is still no reason to stop serving the board
+
+
+log = HubLog()
 
 
 class Client:
@@ -92,9 +192,11 @@ class Hub:
         self.started = time.monotonic()
         # hub id -> asker, its id, whether it gave one, when it was sent
         self.pending: OrderedDict[str, tuple[Client, Any, bool, float]] = OrderedDict()
-        self.unnumbered: deque[Client | None] = deque()  # askers of lines the board answers without an id
+        # askers of lines the board answers without an id (None: gone), with each line's number
+        self.unnumbered: deque[tuple[Client | None, int]] = deque()
         self.writer = BoardWriter(link)
-        self.ids = 0
+        self.ids = 0  # lines sent to the board, numbered or not: "h%x" % ids is a numbered one's id
+        self.board_read = 0  # the newest line the board answered by its id: it has read those before too
         self.board_lines = LineCutter()
         self.announced: Any = None
         self.announced_name = str(link.connected_to)
@@ -108,6 +210,7 @@ class Hub:
         """The port is open again: a fresh board link, on which no earlier request will be answered."""
         self.pending.clear()
         self.unnumbered.clear()
+        self.board_read = self.ids
         for c in self.clients:
             c.in_flight = 0
         self.broadcast_hub({"hub": "back", "port": self.link.connected_to})
@@ -142,7 +245,7 @@ class Hub:
             client.dropping = True
             client.since = time.monotonic()
             client.out = bytearray(b"\n" + json.dumps({"hub": "dropped", "message": why}).encode() + b"\n")
-            print("pegboard hub: dropped %s: %s" % (client.who(), why), file=sys.stderr, flush=True)
+            log.write("pegboard hub: dropped %s: %s" % (printable(client.who()), why))
             self.flush(client)
         else:
             client.closed = True
@@ -152,9 +255,9 @@ class Hub:
                 pass
             client.sock.close()
             self.clients.remove(client)
-        if client in self.unnumbered:
+        if any(c is client for c, _ in self.unnumbered):
             # its answers still come, in order: they go to nobody (the queue keeps its place)
-            self.unnumbered = deque(None if c is client else c for c in self.unnumbered)
+            self.unnumbered = deque((None if c is client else c, n) for c, n in self.unnumbered)
         if was_user:
             self.announce(self.announced_name)
 
@@ -205,7 +308,7 @@ class Hub:
         except Exception as e:  # noqa: BLE001 - a bug met by one program's input must not end the others' board
             import traceback
 
-            traceback.print_exc(file=sys.stderr)
+            log.write(traceback.format_exc().rstrip())
             self.drop(client, "the hub failed on what it sent (%s: %s); reconnect to go on" % (type(e).__name__, e))
 
     def take(self, client: Client) -> None:
@@ -231,15 +334,13 @@ class Hub:
                 self.request(client, line.strip())
 
     def hello(self, client: Client, line: bytes) -> None:
-        try:
-            obj = json.loads(line)
-        except ValueError:
-            obj = None
+        obj = read_json(line)
         key = obj.get("key") if isinstance(obj, dict) else None
         # compared as bytes: compare_digest raises TypeError for a str that is not ASCII ({"key": "é"}),
         # and a hello is a stranger's input, which may drop that client and nothing else
         if not isinstance(key, str) or not secrets.compare_digest(key.encode("utf-8", "replace"),
                                                                  self.key.encode("utf-8")):
+            log.write("pegboard hub: refused %s: a hello without the key: %s" % (client.who(), shown_hello(line)))
             self.drop(client)
             return
         client.ready = True
@@ -270,36 +371,39 @@ class Hub:
     # -- lines both ways -------------------------------------------------------------------------
     def request(self, client: Client, line: bytes) -> None:
         """A program's line to the board, with an id of the hub's own when it has one to carry;
-        `busy` from the hub itself when the program has IN_FLIGHT requests on their way already."""
-        obj = None
-        if len(line) <= BOARD_LINE_MAX:
-            try:
-                obj = json.loads(line)
-            except ValueError:
-                obj = None
+        answered by the hub itself when the board could not read that id (board_refusal), or
+        `busy` when the program has IN_FLIGHT requests on their way already."""
+        obj = read_json(line)
+        hub_id = "h%x" % (self.ids + 1)
+        # not a JSON object (a word typed by hand, noise): the board answers it without an id, in
+        # order, and the askers queue for those answers
+        out = board_line(dict(obj, id=hub_id)) if isinstance(obj, dict) else line
+        refused = board_refusal(line, out, obj)
+        if refused is not None:
+            self.answer_here(client, line, obj, *refused)
+            return
         if client.in_flight >= IN_FLIGHT:
             self.refuse_busy(client, line, obj)
             return
+        self.ids += 1
         if isinstance(obj, dict):
-            self.ids += 1
-            hub_id = "h%x" % self.ids
             self.pending[hub_id] = (client, obj.get("id"), "id" in obj, time.monotonic())
             while len(self.pending) > PENDING_MAX:
                 self.forget(self.pending.popitem(last=False)[1][0])
-            obj["id"] = hub_id
-            out = json.dumps(obj, separators=(",", ":")).encode()
-        else:  # not a JSON object (a word typed by hand, noise, an overlong line): the board answers
-            out = line  # it without an id, in order: the askers queue for those answers
-            self.unnumbered.append(client)
+        else:
+            self.unnumbered.append((client, self.ids))
         client.in_flight += 1
         self.tap(">", line, client.who())
         self.writer.put(out + b"\n")
 
     def refuse_busy(self, client: Client, line: bytes, obj: Any) -> None:
         client.busy += 1
-        reply: dict[str, Any] = {"ok": False, "error": "busy", "hub": True,
-                                 "message": "this program has %d requests waiting for the board's answers: "
-                                            "wait for one before asking more" % client.in_flight}
+        self.answer_here(client, line, obj, "busy", "this program has %d requests waiting for the board's "
+                                                    "answers: wait for one before asking more" % client.in_flight)
+
+    def answer_here(self, client: Client, line: bytes, obj: Any, error: str, message: str) -> None:
+        """Answer a program's line in the hub, under its id; the board never hears of it."""
+        reply: dict[str, Any] = {"ok": False, "error": error, "hub": True, "message": message}
         if isinstance(obj, dict) and "id" in obj:
             reply = dict({"id": obj["id"]}, **reply)
         self.tap(">", line, client.who())
@@ -324,35 +428,52 @@ class Hub:
             self.forget(client)
 
     def from_board(self, line: bytes) -> None:
-        try:
-            obj = json.loads(line)
-        except ValueError:
-            obj = None
+        obj = read_json(line)
         if isinstance(obj, dict) and "event" not in obj and ("id" in obj or "ok" in obj):
-            asked = self.pending.pop(obj["id"], None) if isinstance(obj.get("id"), str) else None
-            if asked is None and obj.get("id") is None and self.unnumbered:
-                waiting = self.unnumbered.popleft()
-                self.forget(waiting)
-                if waiting is not None:
-                    self.tap("<", line, waiting.who())
-                    self.send(waiting, line + b"\n")
+            if obj.get("id") is None:
+                self.answer_without_id(line, obj)
                 return
+            asked = self.pending.pop(obj["id"], None) if isinstance(obj["id"], str) else None
             if asked is None:
                 return  # a late answer to a request from before this hub, or of a program gone
-            asker, their_id, had_id, _ = asked
-            self.forget(asker)
-            if had_id:
-                obj["id"] = their_id
-            else:
-                del obj["id"]
-            out = json.dumps(obj).encode()
-            self.tap("<", out, asker.who())
-            self.send(asker, out + b"\n")
+            self.board_read = max(self.board_read, line_number(obj["id"]))
+            self.reply_to(asked, obj)
             return
         self.tap("<", line, "all")
         for c in list(self.clients):
             if c.ready and not c.tap:
                 self.send(c, line + b"\n")
+
+    def reply_to(self, asked: tuple[Client, Any, bool, float], obj: dict[str, Any]) -> None:
+        asker, their_id, had_id, _ = asked
+        self.forget(asker)
+        if had_id:
+            obj["id"] = their_id
+        else:
+            obj.pop("id", None)
+        out = json.dumps(obj).encode()
+        self.tap("<", out, asker.who())
+        self.send(asker, out + b"\n")
+
+    def answer_without_id(self, line: bytes, obj: dict[str, Any]) -> None:
+        """A reply without an id answers the oldest line the board has not answered yet (it answers
+        in order; a request it answered later than one sent after it, a job, has been read): a line
+        sent as it came, or a request whose id the board could not read (the hub's checks missed
+        why). That line's asker gets it, and has one request fewer in flight, at once."""
+        queued = self.unnumbered[0][1] if self.unnumbered else None
+        numbered = next((h for h in self.pending if line_number(h) > self.board_read), None)
+        if numbered is not None and (queued is None or line_number(numbered) < queued):
+            self.board_read = line_number(numbered)
+            self.reply_to(self.pending.pop(numbered), obj)
+            return
+        if queued is None:
+            return  # a late answer to a line from before this hub
+        waiting, _ = self.unnumbered.popleft()
+        self.board_read = max(self.board_read, queued)
+        self.forget(waiting)
+        if waiting is not None:
+            self.tap("<", line, waiting.who())
+            self.send(waiting, line + b"\n")
 
     def board_gone(self, why: str) -> None:
         self.gone = why
@@ -441,7 +562,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("port", help="the board's port: a device path or pyserial URL")
     p.add_argument("--refind", action="store_true",
                    help="after an unplug, look for the board anywhere (it was found, not named)")
+    p.add_argument("--log", help="the file its stderr appends to: kept small while it runs (HubLog)")
     args = p.parse_args(argv)
+    log.path = args.log
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
     if hasattr(signal, "SIGHUP"):
         signal.signal(signal.SIGHUP, signal.SIG_IGN)  # the terminal that started it may close: others use it

@@ -23,7 +23,7 @@ from pegboard.link.serial_link import LineCutter
 CONNECT_S = 3.0   # for the hub's welcome
 START_S = 10.0    # for a hub that was just started to open the port and say so
 RACE_S = 3.0      # another program may be starting this board's hub at the same moment
-HUB_LOG_MAX = 256 * 1024
+HUB_LOG_MAX = int(os.environ.get("PEGBOARD_HUB_LOG_MAX", 256 * 1024))  # hub.log's bytes, the hub's running too
 _started: list[subprocess.Popen[bytes]] = []  # hubs this process started: reaped once they end
 
 
@@ -58,8 +58,8 @@ def hub_for(port: str) -> dict[str, Any] | None:
 
 def _start_hub(port: str, refind: bool) -> dict[str, Any]:
     """Start a hub for `port`; its first line: {"ready": ...} or {"error", "message"}."""
-    cmd = [sys.executable, "-m", "pegboard.link.hub", port] + (["--refind"] if refind else [])
     log_path = runtime_file.runtime_dir() / "hub.log"
+    cmd = [sys.executable, "-m", "pegboard.link.hub", port, "--log", str(log_path)] + (["--refind"] if refind else [])
     try:
         if log_path.stat().st_size > HUB_LOG_MAX:
             log_path.unlink()

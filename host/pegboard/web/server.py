@@ -12,8 +12,13 @@ and never learns the board's port. A WebSocket opened from another site's page (
 this server's, or opaque: "null") is refused outright, and so is any request whose Host is not one
 of this server's names (DNS rebinding).
 
-Limits: VIEWERS_MAX WebSockets in all and PER_ADDRESS_MAX from one address (more are refused with
-503 before the upgrade), IN_FLIGHT requests on their way per page (more are answered `busy`).
+Limits: VIEWERS_MAX pages in all and PER_ADDRESS_MAX from one address (more are refused with 503
+before the upgrade); of those, SPECTATORS_MAX spectators and SPECTATORS_PER_ADDRESS from one address
+(more are closed after their hello: spectators never take the places players need, and no one
+address takes them all); IN_FLIGHT requests on their way per page (more are answered `busy`). A
+WebSocket counts as a page only once it has said hello: until then it is one of at most
+GREETING_PER_ADDRESS from its address (GREETING_MAX in all), and a newer one closes the oldest, so
+sockets that never say hello hold no page's place.
 A browser never holds the board up: what it has not taken is kept up to BACKLOG messages, past
 that it is closed (it reconnects and catches up); one that goes away leaves nothing waiting."""
 
@@ -37,8 +42,12 @@ from pegboard.web.page import static_file
 READS = ("state", "info", "stats")   # what a viewer without the token may ask
 BACKLOG = 2000                       # messages a browser may leave untaken before it is closed
 MESSAGE_MAX = 4096                   # a browser's message longer than this is ignored
-VIEWERS_MAX = 64                     # WebSockets open at once (each holds a descriptor and a queue)
+VIEWERS_MAX = 64                     # pages open at once (each holds a descriptor and a queue)
 PER_ADDRESS_MAX = 32                 # of those, from one address (every local page is 127.0.0.1)
+SPECTATORS_MAX = 48                  # of those, spectators (--host): the other 16 places stay the players'
+SPECTATORS_PER_ADDRESS = 8           # spectators from one address
+GREETING_PER_ADDRESS = 16            # WebSockets from one address that have not said hello yet (pages opening at once)
+GREETING_MAX = 64                    # ... from any: past either, a newer one closes the oldest
 IN_FLIGHT = 8                        # a page's requests on their way to the board; more are answered busy
 HELLO_S = 5.0                        # a WebSocket whose first message (the page's hello) is later is closed
 REFUSED = 4001                       # the close code for a page without the token where one is needed
@@ -50,10 +59,11 @@ logging.getLogger("websockets").setLevel(logging.CRITICAL)  # a browser closing 
 
 
 class Viewer:
-    def __init__(self, ws: ServerConnection, control: bool, number: int) -> None:
+    def __init__(self, ws: ServerConnection, control: bool, number: int, address: str) -> None:
         self.ws = ws
         self.control = control
         self.number = number
+        self.address = address
         self.queue: asyncio.Queue[str] = asyncio.Queue()
         self.closed = False
         self.in_flight = 0  # requests given to the bridge and not answered yet
@@ -68,7 +78,7 @@ class WebServer:
         self.token = token
         self.hand = hand
         self.spectators = spectators  # pages without the token may watch (served on the network)
-        self.open_from: dict[str, int] = {}  # WebSockets open (or opening) per remote address
+        self.greeting: list[tuple[str, ServerConnection]] = []  # WebSockets yet to say hello, oldest first
         self.bridge: Any = None
         self.viewers: set[Viewer] = set()
         self.numbers = 0
@@ -144,22 +154,47 @@ class WebServer:
 
     # -- one browser ---------------------------------------------------------------------------------
     def full(self, address: str) -> bool:
-        return sum(self.open_from.values()) >= VIEWERS_MAX or self.open_from.get(address, 0) >= PER_ADDRESS_MAX
+        """No place for another page from `address`, whoever it is."""
+        return len(self.viewers) >= VIEWERS_MAX or \
+            sum(v.address == address for v in self.viewers) >= PER_ADDRESS_MAX
+
+    def room_for(self, address: str, control: bool) -> bool:
+        """A place for a page that said hello: a spectator's also within the spectators' caps."""
+        if self.full(address):
+            return False
+        spectators = [v for v in self.viewers if not v.control]
+        return control or (len(spectators) < SPECTATORS_MAX and
+                           sum(v.address == address for v in spectators) < SPECTATORS_PER_ADDRESS)
+
+    def make_room_to_greet(self, address: str) -> None:
+        """Close the oldest WebSocket yet to say hello from `address` (or from any) when there are as
+        many as may wait: a page says hello as it opens, so the oldest silent one is the idle one."""
+        mine = [g for g in self.greeting if g[0] == address]
+        if len(mine) >= GREETING_PER_ADDRESS:
+            self._close_silent(mine[0])
+        if len(self.greeting) >= GREETING_MAX:
+            self._close_silent(self.greeting[0])
+
+    def _close_silent(self, greeting: tuple[str, ServerConnection]) -> None:
+        self.greeting.remove(greeting)
+        asyncio.ensure_future(greeting[1].close(SILENT, "no hello: newer pages came"))
 
     async def handler(self, ws: ServerConnection) -> None:
         address = self.address_of(ws)
-        if self.full(address):  # others were upgraded since this one's request was let through
+        self.make_room_to_greet(address)
+        greeting = (address, ws)
+        self.greeting.append(greeting)
+        try:
+            control = await self._hello(ws)
+        finally:
+            if greeting in self.greeting:
+                self.greeting.remove(greeting)
+        if control is None:
+            return
+        if not self.room_for(address, control):  # checked again here: others said hello meanwhile
             await ws.close(1013, "too many pages are open on this board's server: close some")
             return
-        self.open_from[address] = self.open_from.get(address, 0) + 1
-        try:
-            await self._serve_page(ws)
-        finally:
-            left = self.open_from.get(address, 1) - 1
-            if left > 0:
-                self.open_from[address] = left
-            else:
-                self.open_from.pop(address, None)
+        await self._serve_page(ws, control, address)
 
     async def _hello(self, ws: ServerConnection) -> bool | None:
         """The page's first message, {"web": "hello", "token": ...}: whether it brought the token; None
@@ -183,12 +218,9 @@ class WebServer:
         await ws.close(REFUSED, "this page has no token: open the address pegboard web printed, with its #token")
         return None
 
-    async def _serve_page(self, ws: ServerConnection) -> None:
-        control = await self._hello(ws)
-        if control is None:
-            return
+    async def _serve_page(self, ws: ServerConnection, control: bool, address: str) -> None:
         self.numbers += 1
-        v = Viewer(ws, control, self.numbers)
+        v = Viewer(ws, control, self.numbers, address)
         self.viewers.add(v)
         hello = {"web": "hello", "control": control, "sim": self.hand is not None, "board": bool(self.bridge.board_up)}
         if control:
