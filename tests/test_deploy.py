@@ -106,6 +106,7 @@ def test_only_the_chips_files_are_copied(capsys, tmp_path):
     d = fresh_drive(tmp_path)
     (d / "pegfw").mkdir()
     (d / "pegfw" / "gone.py").write_text("# a module of an older firmware\n")
+    (d / ".pegboard-files").write_text("pegfw/gone.py\n")  # the earlier deploy's list of what it wrote
     code, out, _ = deploy(capsys, "--drive", str(d), "--no-restart", "--py")
     assert code == 0
     on_drive = {p.relative_to(d).as_posix() for p in d.rglob("*") if p.is_file()}

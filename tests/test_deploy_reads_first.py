@@ -29,6 +29,8 @@ def deployed_drive(capsys, tmp_path: Path) -> Path:
     assert deploy(capsys, "--drive", str(d), "--no-restart", "--py")[0] == 0
     (d / "pegfw" / "app.py").write_text("# an older firmware's app\n")
     (d / "pegfw" / "gone.py").write_text("# an older firmware's module\n")
+    with open(d / ".pegboard-files", "a") as f:  # as the older firmware's deploy listed it
+        f.write("pegfw/gone.py\n")
     (d / "settings.toml").write_text("# mine\n")
     return d
 

@@ -132,6 +132,9 @@ def run(args: argparse.Namespace) -> int:
         print("  %s" % rel)
     for rel in r.removed:
         print("  removed %s (left from an earlier deploy)" % rel)
+    for rel in r.left:
+        print("  left %s where it is: not one of pegboard deploy's files (if an older firmware left it, remove "
+              "it by hand: a .py there is imported before the .mpy of the same name)" % rel)
     if r.compiled:
         print("modules compiled to .mpy for CircuitPython %s" % staged.info.version)
     else:

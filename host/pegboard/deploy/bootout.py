@@ -11,6 +11,7 @@ from pathlib import Path
 from pegboard.deploy import circuitpython
 from pegboard.deploy.errors import DeployError
 from pegboard.deploy.system import drive_example
+from pegboard.regular_file import FileRefused, read_regular
 
 
 @dataclass
@@ -20,10 +21,22 @@ class DriveInfo:
     board_id: str | None = None  # "raspberry_pi_pico"
 
 
+# CircuitPython's boot_out.txt is a few hundred bytes (its banner, the board, boot.py's output); the
+# cap leaves room for a talkative boot.py and keeps /dev/zero, or a huge planted file, out of memory
+BOOT_OUT_LIMIT = 16 * 1024
+
+
+def _boot_out_text(drive: Path) -> str:
+    """boot_out.txt as text, read only as a regular file (a FIFO would block, /dev/zero never end)
+    and never through a link; OSError or FileRefused when it cannot be."""
+    data = read_regular(drive / "boot_out.txt", BOOT_OUT_LIMIT, follow_links=False)
+    return data.decode("utf-8", errors="replace")
+
+
 def read_boot_out(drive: Path) -> str | None:
     try:
-        return (drive / "boot_out.txt").read_text(encoding="utf-8", errors="replace")[:1000]
-    except OSError:
+        return _boot_out_text(drive)[:1000]
+    except (OSError, FileRefused):
         return None
 
 
@@ -41,10 +54,13 @@ def why_not_circuitpy(drive: Path) -> str | None:
         return "%s is not a mounted folder" % drive
     path = drive / "boot_out.txt"
     try:
-        first = path.read_text(encoding="utf-8", errors="replace").split("\n", 1)[0].strip()
+        first = _boot_out_text(drive).split("\n", 1)[0].strip()
     except FileNotFoundError:
         return ("%s has no boot_out.txt, which CircuitPython writes at every start: not a CIRCUITPY drive "
                 "(or CircuitPython has not started on it yet): refusing to write" % drive)
+    except FileRefused as e:
+        return ("cannot read boot_out.txt: %s, so the drive's CircuitPython version is unknown: refusing to write"
+                % e)
     except OSError as e:
         return ("cannot read %s (%s), so the drive's CircuitPython version is unknown: refusing to write"
                 % (path, e.strerror or e))

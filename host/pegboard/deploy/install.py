@@ -25,7 +25,7 @@ def prepare(drive: Path, settings: Path | None = None, board: str | None = None,
 
 def install(drive: Path, staged: Staged) -> Report:
     """Write what `prepare` staged."""
-    write_files(drive, staged.files, staged.report.removed)
+    write_files(drive, staged.files, staged.report.removed, staged.then)
     return staged.report
 
 

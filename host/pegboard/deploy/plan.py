@@ -79,3 +79,14 @@ def plan() -> list[tuple[Path, str]]:
             raise DeployError("the %s library is not installed (pip install adafruit-circuitpython-neopixel)" % lib)
         files.append((Path(spec.origin), "lib/%s.py" % lib))
     return files
+
+
+def firmware_file_names() -> set[str]:
+    """The drive paths of every file a deploy of this firmware writes into its packages and lib/: each
+    module of pegcore/ and pegfw/ (all of them, as .py and as .mpy: an older deploy copied modules the
+    chip no longer imports), each table, each library, and each under its temporary name (.tmp). On a
+    drive no deploy listed its files on, only these are taken for an older deploy's."""
+    modules = [p.relative_to(FIRMWARE).as_posix()[:-3] for pkg in PACKAGES for p in (FIRMWARE / pkg).rglob("*.py")]
+    modules += ["lib/%s" % lib for lib in LIBS]
+    names = {m + ext for m in modules for ext in (".py", ".mpy")} | set(DATA_FILES)
+    return names | {name + ".tmp" for name in names}

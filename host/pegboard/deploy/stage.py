@@ -1,29 +1,34 @@
 """Everything a deploy will do to the drive, read and checked before the first byte is written: the
 firmware's files (compiled to .mpy when a CircuitPython mpy-cross for the drive's version is at
 hand), the browser page, the drive's settings.toml with the board's settings merged in (each read
-as UTF-8, as CircuitPython reads it), the files of an older deploy to remove, and whether it all
-fits on the drive. A failure here leaves the drive as it was."""
+as UTF-8, as CircuitPython reads it), the files an earlier deploy wrote and this one does not
+(pegboard.deploy.manifest), and whether it all fits on the drive. Every path on the drive is
+checked first: a link there is refused (pegboard.deploy.drive_paths). A failure here leaves the
+drive as it was."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from pegboard.deploy import mpycross
+from pegboard.deploy import manifest, mpycross
 from pegboard.deploy.bootout import DriveInfo
+from pegboard.deploy.drive_paths import check_writable, read_drive_file
 from pegboard.deploy.errors import DeployError
 from pegboard.deploy.plan import PACKAGES, plan
 from pegboard.deploy.settings_merge import merge_settings
 from pegboard.deploy.space import check_room
 from pegboard.hardware.boards import board_file, board_for_id
+from pegboard.regular_file import FileRefused, read_regular
 
-STALE = (".py", ".mpy", ".bin", ".tmp")  # what an older deploy left in our packages
+SETTINGS_LIMIT = 1 << 20  # a settings.toml is a few KB; the cap keeps /dev/zero out of memory
 
 
 @dataclass
 class Report:
     written: list[str] = field(default_factory=list)
     removed: list[str] = field(default_factory=list)
+    left: list[str] = field(default_factory=list)  # in the firmware's folders, but no deploy wrote them
     compiled: bool = False
     why_source: str = ""  # why the modules went as .py
     settings_added: list[str] = field(default_factory=list)
@@ -33,11 +38,13 @@ class Report:
 
 @dataclass
 class Staged:
-    """What to write (path on the drive, content, in order: settings.toml last) and the report of the
-    deploy once it is written (its `removed`: the files to remove after)."""
+    """What to write (path on the drive, content, in order: the list of deploy's files first, settings.toml
+    last) and the report of the deploy once it is written (its `removed`: the files to remove after;
+    `then`: the list of deploy's files without them, written once they are gone)."""
     info: DriveInfo
     files: list[tuple[str, bytes]]
     report: Report
+    then: list[tuple[str, bytes]] = field(default_factory=list)
 
 
 def _read(path: Path) -> bytes:
@@ -47,9 +54,8 @@ def _read(path: Path) -> bytes:
         raise DeployError("cannot read %s (%s)" % (path, e.strerror or e)) from None
 
 
-def _text(path: Path, what: str) -> str:
+def _decoded(data: bytes, path: Path, what: str) -> str:
     """A settings file as text: UTF-8, as CircuitPython reads settings.toml."""
-    data = _read(path)
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as e:
@@ -58,10 +64,26 @@ def _text(path: Path, what: str) -> str:
                           % (what, path, data[e.start], data[:e.start].count(b"\n") + 1)) from None
 
 
+def _settings_file(path: Path) -> str:
+    """The settings file given (or the board's), read only as a regular file: a FIFO would block."""
+    try:
+        return _decoded(read_regular(path, SETTINGS_LIMIT), path, "settings file")
+    except FileRefused as e:
+        raise DeployError(str(e)) from None
+    except OSError as e:
+        raise DeployError("cannot read %s (%s)" % (path, e.strerror or e)) from None
+
+
+def _drive_settings(drive: Path) -> str | None:
+    """The drive's settings.toml (None when it has none), never read through a link."""
+    data = read_drive_file(drive, "settings.toml", SETTINGS_LIMIT)
+    return None if data is None else _decoded(data, drive / "settings.toml", "the drive's")
+
+
 def choose_settings(info: DriveInfo, board: str | None, settings: Path | None) -> tuple[Path, bool, str]:
     """(the settings file to merge in, whether its keys win, what to call it)."""
     if settings is not None:
-        if not settings.is_file():
+        if not settings.exists():  # anything else there is named by its reading (a folder, a FIFO ...)
             raise DeployError("settings file %s not found" % settings)
         return settings, True, str(settings)
     if board is None:
@@ -93,37 +115,6 @@ def drive_files(compiler: mpycross.MpyCross | None) -> list[tuple[str, bytes]]:
     return files
 
 
-def _check_paths(drive: Path, rels: list[str]) -> None:
-    """Each file goes where a file (or nothing) is, in folders that are folders (or not there yet)."""
-    for rel in rels:
-        dest = drive / rel
-        if dest.exists() and not dest.is_file():
-            raise DeployError("%s is in the way: deploy writes a file there" % dest)
-        for folder in dest.parents:
-            if folder == drive:
-                break
-            if folder.exists() and not folder.is_dir():
-                raise DeployError("%s is in the way: deploy makes a folder there" % folder)
-
-
-def _stale(drive: Path, wanted: set[str]) -> list[str]:
-    """Our packages hold only this deploy's files: a stale .py would be imported before a new .mpy."""
-    out = []
-    for pkg in PACKAGES:
-        folder = drive / pkg
-        if not folder.is_dir():
-            continue
-        try:
-            items = sorted(folder.iterdir())
-        except OSError as e:
-            raise DeployError("cannot list %s (%s)" % (folder, e.strerror or e)) from None
-        for old in items:
-            rel = "%s/%s" % (pkg, old.name)
-            if old.is_file() and rel not in wanted and old.suffix in STALE:
-                out.append(rel)
-    return out
-
-
 def stage(drive: Path, info: DriveInfo, settings: Path | None = None, board: str | None = None,
           mpy_cross: str | None = None, compile_modules: bool = True) -> Staged:
     """Read, compile, merge and check everything for a deploy onto `drive` (`info`: its boot_out.txt,
@@ -142,15 +133,17 @@ def stage(drive: Path, info: DriveInfo, settings: Path | None = None, board: str
         report.why_source = "--py given"
     files = drive_files(compiler)
     report.compiled = compiler is not None
-    current = None
-    if (drive / "settings.toml").exists():
-        current = _text(drive / "settings.toml", "the drive's")
-    merged = merge_settings(current, _text(src_settings, "settings file"), override, label)
+    own = [rel for rel, _ in files]
+    for rel in own + [manifest.NAME, "settings.toml"]:  # before a byte is read from the drive: no links
+        check_writable(drive, rel)
+    old = manifest.old_files(drive, set(own) | {manifest.NAME, "settings.toml"})
+    report.removed, report.left = old.remove, old.left
+    files.insert(0, manifest.manifest(own + old.remove))  # first: a deploy cut short still knows them
+    current = _drive_settings(drive)
+    merged = merge_settings(current, _settings_file(src_settings), override, label)
     report.settings_added, report.settings_kept = merged.added, merged.kept
     if merged.text != current:
         files.append(("settings.toml", merged.text.encode("utf-8")))
     report.written = [rel for rel, _ in files]
-    report.removed = _stale(drive, set(report.written))
-    _check_paths(drive, report.written)
     check_room(drive, files)
-    return Staged(info, files, report)
+    return Staged(info, files, report, then=[manifest.manifest(own)] if old.remove else [])

@@ -38,14 +38,9 @@ DEFAULT_FIRMWARE = ROOT / "firmware"
 
 def _board_id_of(folder: Path) -> str | None:
     """The board a CIRCUITPY drive came from: boot_out.txt's "Board ID:" line, if there is one."""
-    try:
-        text = (folder / "boot_out.txt").read_text(encoding="utf-8", errors="replace")
-    except OSError:
-        return None
-    for line in text.splitlines():
-        if line.startswith("Board ID:"):
-            return line.split(":", 1)[1].strip() or None
-    return None
+    from pegboard.deploy.bootout import drive_info  # read as deploy reads it: a regular file, never a FIFO
+
+    return drive_info(folder).board_id
 
 
 def _rp2040_node() -> tuple[str, Path]:

@@ -11,6 +11,8 @@ from pegcore.geometry import Board, start_mask
 from pegcore.moves import MoveError, validate_moves
 from pegcore.rules import holes_of
 
+from pegboard.regular_file import FileRefused, read_regular
+
 
 class SolutionError(ValueError):
     pass
@@ -23,13 +25,12 @@ MAX_DEPTH = 8
 
 
 def load_solution(path: str | Path) -> dict[str, Any]:
-    try:
-        with open(path, "rb") as f:
-            raw = f.read(MAX_BYTES + 1)
+    try:  # a regular file only: a FIFO would block here, /dev/zero never end
+        raw = read_regular(Path(path), MAX_BYTES)
+    except FileRefused as e:
+        raise SolutionError("%s: a solution file is a few hundred bytes" % e) from None  # as the page says it
     except OSError as e:
         raise SolutionError("cannot read %s: %s" % (path, e.strerror or e)) from None
-    if len(raw) > MAX_BYTES:
-        raise SolutionError("%s is over %d KB: a solution file is a few hundred bytes" % (path, MAX_BYTES // 1024))
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError:
