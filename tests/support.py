@@ -52,6 +52,15 @@ def until(check, timeout=10.0, what="the condition", every=0.05, ignore=()):
         time.sleep(every)
 
 
+async def pilot_until(pilot, test, what, seconds=20.0):
+    """Let a Textual app under run_test() run until test() holds (no key pressed meanwhile); the
+    limit is for a loaded machine."""
+    end = time.monotonic() + seconds
+    while not test():
+        assert time.monotonic() < end, "timed out waiting for " + what
+        await pilot.pause(0.02)
+
+
 def state_when(client, ok=lambda st: True, timeout=30.0, what="the board to answer"):
     """The board's state once it answers and ok(state) holds: after a power cut, a watchdog reset
     or a replug, when the firmware is back."""

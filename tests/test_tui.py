@@ -5,6 +5,8 @@ import asyncio
 import contextlib
 import time
 
+from support import pilot_until as _until
+
 from pegcore.geometry import Board as Geometry, start_mask
 from pegcore.solver import Solver
 
@@ -25,14 +27,6 @@ def _filled_sim(link=None):
         sim.control("fill", empty=1)
         sim.control("wait_idle")
         yield sim
-
-
-async def _until(pilot, test, what, seconds=20.0):
-    """Let the app run until test() holds (no key pressed meanwhile); the limit is for a loaded machine."""
-    end = time.monotonic() + seconds
-    while not test():
-        assert time.monotonic() < end, "timed out waiting for " + what
-        await pilot.pause(0.02)
 
 
 def _log(app):

@@ -10,7 +10,7 @@ import itertools
 import math
 import time
 
-from support import hand, jump
+from support import hand, jump, pilot_until as _until
 from textual.color import Color
 
 from pegboard.link.client import BoardClient
@@ -26,13 +26,6 @@ SMALL, LARGE = (80, 24), (100, 32)
 
 
 # -- helpers ----------------------------------------------------------------------------------
-async def _until(pilot, test, what, seconds=20.0):
-    end = time.monotonic() + seconds
-    while not test():
-        assert time.monotonic() < end, "timed out waiting for " + what
-        await pilot.pause(0.02)
-
-
 def _log(app):
     return "\n".join(app.logged)
 

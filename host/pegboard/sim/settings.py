@@ -13,8 +13,36 @@ _LINE = re.compile(r'^\s*([A-Za-z_][A-Za-z0-9_]*)\s*=\s*(.*?)\s*$')
 _KEY = re.compile(r'^[ \t]*([A-Za-z_][A-Za-z0-9_]*)[ \t]*=(.*)$')
 
 
+# a board's settings are a few hundred bytes; each key reaches the firmware as an environment
+# variable, so a huge value (or thousands of keys) would fail its start with E2BIG
+MAX_VALUE_CHARS = 1024
+MAX_KEYS = 256
+
+
 class SettingsError(ValueError):
     pass
+
+
+def _file_text(path: str | Path, errors: str = "strict") -> str:
+    """The file's text, refused (SettingsError) when a value or the number of keys is beyond any
+    board's settings."""
+    text = Path(path).read_text(encoding="utf-8", errors=errors)
+    keys: set[str] = set()
+    for line in text.split("\n"):
+        if line.lstrip(" \t\r\f\v").startswith("["):
+            break  # nothing after the first [table] is read
+        m = _KEY.match(line)
+        if not m:
+            continue
+        key, value = m.group(1), m.group(2).strip()
+        if len(value) > MAX_VALUE_CHARS:
+            raise SettingsError("%s: %s is %d characters long: a setting holds at most %d"
+                                % (path, key, len(value), MAX_VALUE_CHARS))
+        keys.add(key)
+        if len(keys) > MAX_KEYS:
+            raise SettingsError("%s sets more than %d keys: a board's settings.toml has a few dozen"
+                                % (path, MAX_KEYS))
+    return text
 
 
 def raw_settings(path: str | Path) -> dict[str, str]:
@@ -23,7 +51,7 @@ def raw_settings(path: str | Path) -> dict[str, str]:
     file from the top and stops at a key's first line: shared-module/os/getenv.c up to 10.1,
     supervisor/shared/settings.c from 10.2)."""
     out: dict[str, str] = {}
-    text = Path(path).read_text(encoding="utf-8", errors="surrogateescape")
+    text = _file_text(path, errors="surrogateescape")
     for line in text.split("\n"):
         if line.lstrip(" \t\r\f\v").startswith("["):
             break
@@ -52,7 +80,7 @@ def read_settings(path: str | Path, strict: bool = True) -> dict[str, str | int]
 
 
 def _read_settings(path: str | Path) -> dict[str, str | int]:
-    return _read_lines(path, Path(path).read_text(encoding="utf-8").splitlines())
+    return _read_lines(path, _file_text(path).splitlines())
 
 
 def _read_lines(path: str | Path, lines: list[str]) -> dict[str, str | int]:

@@ -18,6 +18,8 @@ from collections import deque
 from pathlib import Path
 from typing import Any
 
+from pegcore.geometry import MAX_ROWS, MIN_ROWS
+
 from pegboard.deploy import circuitpython as cp_versions
 from pegboard.sim import firmware_child, kept_flash
 from pegboard.sim.control_server import ControlServer
@@ -122,10 +124,7 @@ class Simulator:
             "adafruit_feather_rp2040" if "feather" in str(self.settings_path) else "raspberry_pi_pico")
         self.shift_wiring = shift_wiring  # 74HC165 chain: (chip, input) per hole; None: as documented
         self.console_echo = console
-        try:
-            rows = int(self.settings.get("PEGBOARD_ROWS", 5))
-        except ValueError:  # the firmware says what is wrong with it
-            rows = 5
+        rows = self._rows()
         self.holes = rows * (rows + 1) // 2
         self.pegs = 0    # bit i: a peg in hole i+1, as the sensors read it
         self.button = 0
@@ -212,6 +211,19 @@ class Simulator:
             self.watchdog_resets += 1
         self.idle_waits.forget()
         self._spawn()
+
+    def _rows(self) -> int:
+        """The rows of the board to simulate; refused (SimError) beyond what pegcore's geometry has
+        boards for, before its holes and LEDs are built (100000 rows would take a gigabyte)."""
+        value = self.settings.get("PEGBOARD_ROWS", 5)
+        try:
+            rows = int(value)
+        except ValueError:  # the firmware says what is wrong with it
+            return 5
+        if not MIN_ROWS <= rows <= MAX_ROWS:
+            raise SimError("%s: PEGBOARD_ROWS = %s: a board has %d..%d rows" % (self.settings_path, value, MIN_ROWS,
+                                                                                 MAX_ROWS))
+        return rows
 
     def _read_settings(self) -> tuple[dict[str, str | int], dict[str, str] | None]:
         """(the typed values, each value's text for a chip runtime). The chip runtimes take any

@@ -28,8 +28,9 @@ from pegboard.tui.watch_steps import WatchSteps
 from pegboard.link.client import BoardClient
 from pegboard.pictures.text import move_text, render_numbered
 from pegboard.solve.lost_words import board_words
-from pegboard.tui.words import (batch_text, clock_text, count, demo_move_text, game_over_text, mode_text, review_text,
-                                start_text, stop_text)
+from pegboard.tui.words import (batch_text, board_holes, board_moves, clock_text, count, demo_move_text,
+                                game_over_text, holes_text, length, mode_text, moves_line, review_text, start_text,
+                                stop_text, value_text)
 
 
 # four lines at 80 columns: the holes get the rest
@@ -205,12 +206,13 @@ class BoardApp(App[int]):
         with Horizontal():
             with Vertical(id="left"):
                 yield HoleBoard(self.rows)
-                yield Static("", id="banner")
-                yield Static("connecting to the board...", id="status")
+                # the board's words are text, never markup: a mode of "[link=...]" is shown as sent
+                yield Static("", id="banner", markup=False)
+                yield Static("connecting to the board...", id="status", markup=False)
                 yield Static(HOW_HAND if self.hand else HOW_BOARD, id="howto")
             with Vertical(id="side"):
                 yield Static(legend(), id="legend")
-                yield Static("", id="browser")
+                yield Static("", id="browser", markup=False)
                 yield RichLog(id="log", wrap=True, markup=False, min_width=20)
         yield Footer(compact=True)  # every key fits in 80 columns (9 keys: 88 columns at the default padding)
 
@@ -295,14 +297,16 @@ class BoardApp(App[int]):
         name = e.get("event")
         if name == "game_over":
             self._set_banner(game_over_text(e.get("pegs_left", 0), e.get("verdict")), won=e.get("pegs_left") == 1)
-            if e.get("pegs_left", 0) > 1 or e.get("in_finish") is False:
+            left = e.get("pegs_left", 0)
+            if (type(left) is int and left > 1) or e.get("in_finish") is False:
                 self.logline("v (or the board's button) shows where the win was lost")
             else:
                 self.logline("z (or three quick presses of the board's button) sets up a graded puzzle")
         elif name in ("new_game", "undo", "resumed"):
             self._set_banner("")
         elif name == "demo_step":
-            self.demo_made = e.get("step") or 0
+            step = e.get("step")
+            self.demo_made = step if type(step) is int else 0
         elif name == "demo_done":
             self.started = False
             self.demo, self.demo_made, self.demo_lit = None, 0, None
@@ -312,12 +316,12 @@ class BoardApp(App[int]):
     def _reply(self, cmd: str, reply: dict[str, Any]) -> None:
         if cmd == "solve":
             self.sol_title, self.game_at = "solution", -1
-            self.solution = reply["moves"]
-            self.sol_start = mask_of(self.state.get("position", []))
+            self.solution = board_moves(reply.get("moves"), self._holes())
+            self.sol_start = mask_of(board_holes(self.state.get("position"), self._holes()))
             self.sol_pos = 0
             self._show_browser()
         elif cmd == "demo":
-            self._demo_started(reply.get("moves") or [])
+            self._demo_started(board_moves(reply.get("moves"), self._holes()))
         elif cmd == "watch":
             self._watch_reply(reply)
         elif cmd == "stop":
@@ -336,9 +340,10 @@ class BoardApp(App[int]):
     def _search_step_text(self, n: Any) -> str:
         """Step n of the board's watch, with its move: the board's search runs from the position it
         follows, so the same core search run here names it."""
-        if not isinstance(n, int) or not self.state.get("position"):
-            return "search step %s" % n
-        mask = mask_of(self.state["position"])
+        position = board_holes(self.state.get("position"), self._holes())
+        if not isinstance(n, int) or not position:
+            return "search step %s" % value_text(n)
+        mask = mask_of(position)
         if self.watch_steps is None or (self.watch_steps.rows, self.watch_steps.mask) != (self.rows, mask):
             self.watch_steps = WatchSteps(self.rows, mask)
         return self.watch_steps.text(n)
@@ -378,7 +383,7 @@ class BoardApp(App[int]):
 
     def _show_state(self, st: dict[str, Any]) -> None:
         self.state = st
-        self.sensed = set(st.get("pegs", []))
+        self.sensed = set(board_holes(st.get("pegs"), self._holes()))
         if not self._paint_holes(st):
             return
         mode = st.get("mode")
@@ -387,12 +392,12 @@ class BoardApp(App[int]):
         self._show_status(st)
         if mode == "over":
             if not self.banner:
-                left = len(st.get("position", []))
+                left = length(st.get("position", []))
                 self._set_banner(game_over_text(left, None), won=left == 1)
         elif mode == "play" and st.get("solvable") is False:
             if not self.banner:
                 self._set_banner("Lost: one peg left is out of reach (h: best move)")
-                why = board_words(st.get("position") or [], self._holes())
+                why = board_words(board_holes(st.get("position"), self._holes()), self._holes())
                 if why:
                     self.logline("lost: " + why)
         elif mode in ("setup", "play"):
@@ -435,11 +440,9 @@ class BoardApp(App[int]):
         if self.watching and st.get("mode") == "demo":
             lines.append(WATCH_HELP)
         if st.get("moves"):
-            moves = st["moves"]
-            lines.append("moves (%d): %s%s" % (len(moves), "… " if len(moves) > 6 else "",
-                                               " ".join("%d-%d" % (m[0], m[2]) for m in moves[-6:])))
+            lines.append(moves_line(st["moves"]))
         if st.get("illegal"):
-            lines.append("illegal placement at %s" % ", ".join(map(str, st["illegal"])))
+            lines.append("illegal placement at %s" % holes_text(st["illegal"]))
         self.query_one("#status", Static).update("\n".join(lines))
 
     # -- actions ------------------------------------------------------------------------------
@@ -549,8 +552,9 @@ class BoardApp(App[int]):
         page, pages = reply.get("page", 0), reply.get("pages", 0)
         if page == 0:
             self.games = []
-        self.games += reply.get("games") or []
-        if page + 1 < pages:
+        games = reply.get("games")
+        self.games += [g for g in games if isinstance(g, dict)] if isinstance(games, list) else []
+        if type(page) is int and type(pages) is int and page + 1 < pages:
             self.link.ask("records", page=page + 1)
         elif not self.games:
             self.logline("the board keeps no finished game yet")
@@ -560,15 +564,18 @@ class BoardApp(App[int]):
     def _open_game(self, k: int) -> None:
         g = self.games[k]
         self.game_at = k
-        self.solution = g.get("moves") or []
-        self.sol_start = mask_of(g.get("start") or [])
+        self.solution = board_moves(g.get("moves"), self._holes())
+        self.sol_start = mask_of(board_holes(g.get("start"), self._holes()))
         self.sol_pos = 0
         result = g.get("result")
         left = "abandoned" if result == "abandoned" else count(result, "peg") + " left"
-        if isinstance(g.get("seconds"), int):
+        if g.get("seconds") is not None:
             left += " in " + clock_text(g["seconds"])
-        self.sol_title = "game %s of %d (%s, %s)" % (g.get("n", k + 1), len(self.games), left,
-                                                   ", . other games" if len(self.games) > 1 else "the only one")
+        unreadable = length(g.get("moves")) != len(self.solution)
+        self.sol_title = "game %s of %d (%s, %s)%s" % (
+            value_text(g.get("n", k + 1)), len(self.games), left,
+            ", . other games" if len(self.games) > 1 else "the only one",
+            "\nits moves as kept: %s" % value_text(g.get("moves")) if unreadable else "")
         self._show_browser()
 
     def action_game(self, step: int) -> None:
