@@ -7,7 +7,6 @@ import os
 import signal
 import subprocess
 import sys
-import time
 import xml.etree.ElementTree as ET
 
 import pytest
@@ -115,7 +114,6 @@ def test_ctrl_c_or_kill_stops_what_the_command_started(sim, argv, what, sig):
     p = subprocess.Popen([sys.executable, "-m", "pegboard", *argv, "--port", sim.data_path],
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     assert p.stdout.readline()  # it has started (the port is its own until it ends)
-    time.sleep(0.3)
     p.send_signal(sig)
     _out, err = p.communicate(timeout=30)
     assert p.returncode == 130 and "stopped the %s on the board" % what in err and "Traceback" not in err

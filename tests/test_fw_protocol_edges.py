@@ -143,3 +143,57 @@ def test_selftest_runs_its_seconds_then_says_done():
     run(app, hw, 600)
     assert [e for e in lines(hw) if e.get("event") == "selftest_done"] == [
         {"event": "selftest_done", "seq": app.link.seq, "stopped": False}]
+
+
+# the host tool's own request lines, and lines a byte away from them: the short way through
+# parse_request (pegfw.protocol._as_sent, which skips the JSON scan) must answer each as the long
+# way does
+AS_SENT = [b'{"id": 7, "cmd": "hint"}', b'{"id": 0, "cmd": "state"}', b'{"id": 123456789012, "cmd": "a_b"}',
+           b'{"id":"h1f","cmd":"hint"}', b'{"id":"0","cmd":"stats"}']
+NEAR = [b'{"id": 07, "cmd": "hint"}', b'{"id": -7, "cmd": "hint"}', b'{"id": 7, "cmd": "hi"nt"}',
+        b'{"id": 7, "cmd": "hint", "x": 1}', b'{"id": , "cmd": "hint"}', b'{"id": 7, "cmd": ""}',
+        b'{"id":"H1","cmd":"hint"}', b'{"id":"h 1","cmd":"hint"}', b'{"id":"h1","cmd":"hint"', b'{"id": 7 "cmd": "hint"}',
+        b'{"id": 7, "cmd": "hint"}}', b'{"id": 7, "cmd": "' + b"x" * 21 + b'"}', b'{"id":"h1","cmd":"hint"} x',
+        b'{"id": 1.5, "cmd": "hint"}', b'{"id": 7, "cmd": "h\\u0069nt"}', b'{"id":"h1", "cmd":"hint"}']
+
+
+def _parse(line, short):
+    from pegfw import protocol
+
+    saved = protocol._as_sent
+    if not short:
+        protocol._as_sent = lambda line: None
+    try:
+        return protocol.parse_request(line)
+    except protocol.ProtocolError as e:
+        return ("refused", e.code, e.message, e.rid)
+    finally:
+        protocol._as_sent = saved
+
+
+@pytest.mark.parametrize("line", AS_SENT + NEAR)
+def test_the_host_tools_own_lines_are_read_as_the_full_json_reading_reads_them(line):
+    assert _parse(line, True) == _parse(line, False)
+
+
+def test_the_host_tools_own_lines_take_the_short_way():
+    from pegfw import protocol
+
+    assert [protocol._as_sent(line) is not None for line in AS_SENT] == [True] * len(AS_SENT)
+    assert [protocol._as_sent(line) for line in NEAR] == [None] * len(NEAR)
+    assert protocol._as_sent(b'{"id": 7, "cmd": "hint"}') == (7, "hint")
+    assert protocol._as_sent(b'{"id":"h1f","cmd":"hint"}') == ("h1f", "hint")
+
+
+def test_the_host_tools_lines_are_the_ones_the_short_way_knows():
+    """The link writes {"id": N, "cmd": C} as json.dumps spaces it; the hub numbers a program's
+    request (a page's puts its cmd first) with its own id, put first, compact: if either changed,
+    hints would still be answered, only slower (bench: firmware.request_to_hint_lights_p99)."""
+    import json as _json
+
+    from pegboard.link.hub import numbered
+    from pegfw import protocol
+
+    assert protocol._as_sent(_json.dumps({"id": 41, "cmd": "hint"}).encode()) == (41, "hint")
+    assert protocol._as_sent(numbered({"cmd": "hint", "id": 5}, "h%x" % 300)) == ("h12c", "hint")
+    assert protocol._as_sent(numbered({"cmd": "hint"}, "h1")) == ("h1", "hint")

@@ -235,15 +235,23 @@ class Attached:
                                         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env)
         master, slave = pty.openpty()
         fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 40, 120, 0, 0))
+        def own_terminal():  # the pty as the UI's controlling terminal: it hangs up when this test ends
+            os.setsid()
+            fcntl.ioctl(0, termios.TIOCSCTTY, 0)
+
         self.tui = subprocess.Popen([sys.executable, "-m", "pegboard", "mirror", "--port", port], stdin=slave,
                                     stdout=slave, stderr=slave, env=dict(env, TERM="xterm-256color"),
-                                    start_new_session=True)
+                                    preexec_fn=own_terminal)
         os.close(slave)
         self.master = master
         threading.Thread(target=self._drain, daemon=True).start()  # a terminal that is never read blocks its UI
         self.pids = {self.monitor.pid, self.tui.pid}
-        self.hub = until(lambda: (lambda h: h if h and self.pids <= users_pids(h) else None)(hub_for(port)), 60,
-                         "the monitor and the terminal UI to attach")
+        try:
+            self.hub = until(lambda: (lambda h: h if h and self.pids <= users_pids(h) else None)(hub_for(port)), 60,
+                             "the monitor and the terminal UI to attach")
+        except BaseException:
+            self._end()  # neither outlives the test (the UI, in a session of its own, would spin on)
+            raise
 
     def _drain(self):
         try:
@@ -258,12 +266,19 @@ class Attached:
         assert hub["pid"] == self.hub["pid"], "the hub ended and another took its place"
         assert self.pids <= users_pids(hub), hub["users"]
 
-    def close(self):
+    def _end(self):
         for p in (self.tui, self.monitor):
             if p.poll() is None:
                 p.terminate()
-                p.wait(15)
+                try:
+                    p.wait(15)
+                except subprocess.TimeoutExpired:
+                    p.kill()
+                    p.wait(5)
         os.close(self.master)
+
+    def close(self):
+        self._end()
         out = self.monitor.stdout.read()
         assert "disconnected" not in out and "Traceback" not in out, out[-2000:]
 
@@ -467,7 +482,6 @@ def test_pages_past_the_caps_are_refused_and_the_others_stay(web):  # noqa: F811
             ws_join(web, web.token)
         assert refused.value.response.status_code == 503
         joined.pop().close()
-        time.sleep(0.5)
         ws, first = until(lambda: ws_join(web, web.token), 10, "a place freed by a closed page",
                           ignore=(InvalidStatus,))
         joined.append(ws)

@@ -7,6 +7,7 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 import time
 
 import pytest
@@ -221,7 +222,8 @@ def test_a_stale_hub_file_is_ignored_and_removed(sim, env, tmp_path):
 
 def announce(folder, sim, age=0.0):
     """A runtime file for `sim` in `folder`'s pegboard folder, as `pegboard sim` writes, its
-    heartbeat `age` seconds old."""
+    heartbeat `age` seconds old; with no age, renewed as `pegboard sim` renews it while its board
+    runs (every 0.2 s, until the simulator stops): a busy machine's slow commands still find it."""
     d = folder / "pegboard"
     d.mkdir(mode=0o700, exist_ok=True)
     f = d / ("sim-%d.json" % os.getpid())
@@ -229,7 +231,18 @@ def announce(folder, sim, age=0.0):
                              "started": time.time()}))
     t = time.time() - age
     os.utime(f, (t, t))
+    if not age:
+        threading.Thread(target=_beat, args=(f, sim), daemon=True).start()
     return f
+
+
+def _beat(f, sim):
+    stop = threading.Event()
+    while sim.running and not stop.wait(0.2):
+        try:
+            os.utime(f)
+        except OSError:
+            return  # the test's folder is gone
 
 
 def test_boards_in_two_runtime_folders_are_never_mixed(sim, tmp_path):

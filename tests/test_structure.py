@@ -189,3 +189,16 @@ def test_the_architecture_tree_names_every_module():
     missing = [str(path.relative_to(ROOT)) for path in project_modules().values()
                if path.name not in ("__init__.py", "__main__.py") and path.name not in text]
     assert not missing, "docs/architecture.md does not name: %s" % ", ".join(sorted(missing))
+
+
+def test_the_architecture_tree_names_no_module_that_is_gone():
+    """The other way round: every Python file the tree names is in the project (a module renamed
+    or removed leaves no stale name for a reader to look for)."""
+    import re
+
+    text = (ROOT / "docs" / "architecture.md").read_text(encoding="utf-8")
+    tree = text.split("```")[1]  # the tree: the first block
+    named = set(re.findall(r"\b([a-z_][a-z0-9_]*\.py)\b", tree))
+    real = {p.name for part in ("firmware", "host", "tests", "bench") for p in (ROOT / part).rglob("*.py")}
+    gone = sorted(named - real)
+    assert named and not gone, "docs/architecture.md names files that are not in the project: %s" % ", ".join(gone)

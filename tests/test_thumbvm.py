@@ -5,7 +5,6 @@ chip time, and the simulated board answers a hint on it. The whole e2e set runs 
 soak` (tests/support.py RUNTIMES)."""
 
 import subprocess
-import time
 
 import pytest
 
@@ -86,7 +85,7 @@ def test_cycle_counts_are_exact_and_the_same_every_run(vm, tmp_path):
 def test_the_watchdog_fires_in_emulated_chip_time(tmp_path):
     # a loop that stalls by the chip's cycles between feeds: 0.3 s of chip time passes a 1 s
     # watchdog, 1.5 s does not (the emulator fires it mid-pass, as the RP2040's does)
-    def board(stall_ms):
+    def board(stall_ms, count=False):
         d = tmp_path / str(stall_ms)
         d.mkdir()
         (d / "code.py").write_text(
@@ -95,17 +94,20 @@ def test_the_watchdog_fires_in_emulated_chip_time(tmp_path):
             "wd = microcontroller.watchdog\n"
             "wd.timeout = 1\n"
             "wd.mode = WatchDogMode.RESET\n"
+            "n = 0\n"
             "while True:\n"
             "    wd.feed()\n"
+            "    n += 1\n"
+            "%s"
             "    t = _vmhost.cycles()\n"
             "    while (_vmhost.cycles() - t) & ((1 << 29) - 1) < %d:\n"
-            "        pass\n" % (stall_ms * 125000))
+            "        pass\n" % ("    print('pass', n)\n" if count else "", stall_ms * 125000))
         return Simulator(firmware=d, runtime="thumb")
 
-    with board(300) as sim:
-        until(lambda: sim.control("status")["longest_pass_ms"] >= 300, 20, "a stalled pass")
-        time.sleep(1)
-        st = sim.control("status")
+    with board(300, count=True) as sim:
+        # five stalled passes: 1.2 s of chip time since the first feed, past the watchdog's 1 s
+        st = until(lambda: (lambda s: s if "pass 5" in s["console"] else None)(sim.control("status")), 30,
+                   "five stalled passes")
         assert st["chip_watchdog_resets"] == 0 and st["resets"] == 0, st
         assert 300 <= st["longest_pass_ms"] < 400, st
     with board(1500) as sim:

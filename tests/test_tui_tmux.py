@@ -45,7 +45,6 @@ def test_a_whole_game_from_the_keyboard_in_tmux_without_the_mouse(tmp_path):
         wait("Move")  # the footer says how (⏎ Move)
         tmux("send-keys", "-t", "game", "n")
         wait("playing: 14 pegs")
-        time.sleep(1.0)  # the simulated hand is still filling the holes a moment after the game is seen
         g = Board(5)
         for k, j in enumerate(Solver(g).solution(start_mask(g, 1)), 1):
             src, over, dst = g.move_of(j)

@@ -102,7 +102,12 @@ class TimedSerial(fakehw.Serial):
     def write(self, b):
         if DEBUG:
             print(bytes(b))
+        if self.awaiting is not None and b'"id"' in b and (b": %d," % self.awaiting in b or
+                                                           b": %d}" % self.awaiting in b):
+            self.awaiting = None  # its reply is out
         return len(b)  # the host reads everything; nothing kept
+
+    awaiting = None  # the id of the request whose reply the bench waits for
 
 
 DEBUG = False
@@ -140,6 +145,15 @@ class Random:
     def below(self, n):
         self.x = (self.x * 1103515245 + 12345) & 0x7FFFFFFF
         return (self.x >> 8) % n
+
+
+# the requests a press follows (the read-only forms of those that change settings): every kind
+# but those that start a show or a job (a press stops a show, and waits for a job), reset and quiet
+AFTER = [("state", b'"cmd": "state"'), ("hint", b'"cmd": "hint"'), ("stats", b'"cmd": "stats"'),
+         ("info", b'"cmd": "info"'), ("bests", b'"cmd": "bests"'), ("records", b'"cmd": "records"'),
+         ("brightness", b'"cmd": "brightness"'), ("theme", b'"cmd": "theme"'), ("roles", b'"cmd": "roles"'),
+         ("sound", b'"cmd": "sound"'), ("solve", b'"cmd": "solve"'), ("stop", b'"cmd": "stop"')]
+AFTER_EACH = 4  # presses after each kind: half on pegs set by hand, half in a game
 
 
 def main():
@@ -247,6 +261,35 @@ def main():
     run_ms(400)
     for k in range(PRESSES // 6):
         press("challenge", ("idle", "heap statistics", "request")[k % 3])
+    # right after each kind of request the host tool sends (the rare ones compile their code and
+    # leave it behind as garbage; a hint request lights a hint of its own): its reply out, then
+    # the press; or its bytes arriving a moment before the press; on pegs set by hand and in a game
+    hw.serial.rx += b'{"cmd":"challenge","target":"none"}\n'
+    for where in ("hand_set", "game"):
+        if where == "game":
+            new_game()
+        else:
+            hw.sensors.set(0)
+            run_ms(700)
+            for h in (1, 3, 4, 6, 8, 11, 14, 15):
+                hw.sensors.set(hw.sensors.state | 1 << (h - 1))
+                run_ms(30)
+        for k in range(len(AFTER) * AFTER_EACH // 2):
+            kind, line = AFTER[k % len(AFTER)]
+            rid = 70000 + k
+            during = k // len(AFTER) % 2
+            if during:  # its bytes arrive up to 25 ms before the press (or just after it)
+                hw.serial.due = ((CLOCK.us() + rnd.below(25000)) & (WRAP_US - 1), b'{"id": %d, %s}\n' % (rid, line))
+            else:  # its reply out, then the press
+                hw.serial.awaiting = rid
+                hw.serial.rx += b'{"id": %d, %s}\n' % (rid, line)
+                t = CLOCK.us()
+                while hw.serial.awaiting is not None:
+                    step()
+                    if not later(t + 2000000, CLOCK.us()):
+                        raise SystemExit("no reply to %s within 2 s" % kind)
+            press(("during_" if during else "after_") + kind, where)
+            run_ms(200)  # past a double press: each press a hint of its own
     # a laptop's hint request as the host tool sends it, its bytes arriving at random moments;
     # then a few as the heap statistics' collection falls due (a collection no pass interrupts)
     hw.serial.rx += b'{"cmd":"challenge","target":"none"}\n'

@@ -6,7 +6,8 @@ moves played."""
 # Flash wears out by erases (W25Q16JV: at least 100,000 per 4 KB sector). CircuitPython's RP2040 nvm
 # programs bytes that are all 0xFF without erasing and erases the sector for any other write, so
 # an entry costs no erase; the sector is erased only when the log is nearly full (every 20 to 25
-# games of 72 log bytes after a compaction that carried the kept games: docs/protocol.md), in a loop pass where nobody plays (pegfw.app), and rewritten with the totals in the header,
+# games of 72 log bytes after a compaction that carried the kept games: docs/protocol.md), in a
+# loop pass where nobody plays (pegfw.app), and rewritten with the totals in the header,
 # the game in progress and the newest finished and abandoned games (REC entries: the `records`
 # request reads them and the log's own games back) (docs/protocol.md, "What the board keeps": the
 # window a power cut there can cost, and what).

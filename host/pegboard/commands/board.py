@@ -178,28 +178,28 @@ def selftest(args: argparse.Namespace) -> int:
     if args.hole is not None and args.hole < 1:
         raise UsageError("--hole must be a hole number, 1 or more")
     with connect(args) as b:
-        r = b.request("selftest", seconds=secs, **({} if args.hole is None else {"hole": args.hole}))
-        log = SensorLog(r["pixels"], r["pegs"])
-        print("pegs now: %s" % (", ".join(map(str, r["pegs"])) or "none"), flush=True)
-        if args.hole is not None:
-            print("hole %d's pixel alone shows red, green, blue in turn, a second each: another order, another pixel "
-                  "or none: hardware/README.md, \"Troubleshooting\"" % args.hole)
-            print("hold a peg (its magnet) over hole %d's sensor and take it away: each change is shown for %d s "
-                  "(Ctrl-C stops)" % (args.hole, secs), flush=True)
-        else:
-            print("LED chase on %d pixels: a white dot runs along holes 1..%d, then every pixel shows red, green, "
-                  "blue. A dark chain, a dot that stops part way or other colours: hardware/README.md, "
-                  "\"Troubleshooting\"" % (r["pixels"], r["pixels"]))
-            if args.in_order:
-                print("take every peg out, then place one in hole 1, 2, 3 ... %d, in that order, one at a time (%d s, "
-                      "Ctrl-C stops)" % (r["pixels"], secs), flush=True)
+        with stopped_on_interrupt(b, "self-test"):  # from its request on: a Ctrl-C at any moment stops it
+            r = b.request("selftest", seconds=secs, **({} if args.hole is None else {"hole": args.hole}))
+            log = SensorLog(r["pixels"], r["pegs"])
+            print("pegs now: %s" % (", ".join(map(str, r["pegs"])) or "none"), flush=True)
+            if args.hole is not None:
+                print("hole %d's pixel alone shows red, green, blue in turn, a second each: another order, another "
+                      "pixel or none: hardware/README.md, \"Troubleshooting\"" % args.hole)
+                print("hold a peg (its magnet) over hole %d's sensor and take it away: each change is shown for %d s "
+                      "(Ctrl-C stops)" % (args.hole, secs), flush=True)
             else:
-                print("lift and place the peg of every hole: each sensor change is shown for %d s, then the holes "
-                      "that never changed are named (Ctrl-C stops)" % secs, flush=True)
-        end = time.monotonic() + secs
-        empty_said = False
-        lights = True  # the self-test's show still runs on the board
-        with stopped_on_interrupt(b, "self-test"):
+                print("LED chase on %d pixels: a white dot runs along holes 1..%d, then every pixel shows red, green, "
+                      "blue. A dark chain, a dot that stops part way or other colours: hardware/README.md, "
+                      "\"Troubleshooting\"" % (r["pixels"], r["pixels"]))
+                if args.in_order:
+                    print("take every peg out, then place one in hole 1, 2, 3 ... %d, in that order, one at a time "
+                          "(%d s, Ctrl-C stops)" % (r["pixels"], secs), flush=True)
+                else:
+                    print("lift and place the peg of every hole: each sensor change is shown for %d s, then the holes "
+                          "that never changed are named (Ctrl-C stops)" % secs, flush=True)
+            end = time.monotonic() + secs
+            empty_said = False
+            lights = True  # the self-test's show still runs on the board
             while time.monotonic() < end:
                 for e in b.poll(0.2):
                     ev = e.get("event")

@@ -57,11 +57,11 @@ def demo(args: argparse.Namespace) -> int:
     with connect(args) as b:
         if args.file:
             check_board_size(b, sol, args.file)
-        r = b.request("demo", **req)
-        n = len(r["moves"])
-        if not args.json:
-            print("the board is demonstrating %d moves (Ctrl-C or its button stops it)" % n, flush=True)
-        with stopped_on_interrupt(b, "demo"):
+        with stopped_on_interrupt(b, "demo"):  # from its request on: a Ctrl-C at any moment stops it
+            r = b.request("demo", **req)
+            n = len(r["moves"])
+            if not args.json:
+                print("the board is demonstrating %d moves (Ctrl-C or its button stops it)" % n, flush=True)
             for ev in b.events(timeout=None):
                 if ev.get("event") == "demo_step":
                     _print(args, ev, "%2d/%d  %s" % (ev["step"], n, move_text(ev["move"])))
@@ -101,8 +101,8 @@ def watch(args: argparse.Namespace) -> int:
     if not 1 <= args.speed <= 10000:
         raise UsageError("--speed must be 1..10000 ms per step (--step for single steps)")
     with connect(args) as b:
-        b.request("watch", **({"step": True} if args.step else {"speed": args.speed}))
-        with stopped_on_interrupt(b, "solver show"):
+        with stopped_on_interrupt(b, "solver show"):  # from its request on: a Ctrl-C at any moment stops it
+            b.request("watch", **({"step": True} if args.step else {"speed": args.speed}))
             if args.step:
                 print("single-step: press Enter for each step, Ctrl-C to stop", flush=True)
                 try:

@@ -172,10 +172,20 @@ def pads(parts: list[Placed], s: Schematic) -> list[tuple[Placed, fp.Pad, Rect]]
 ROUTE_ORDER = ("DIN", "PIXEL", "HOLE", "BUTTON", "PIEZO", "CT", "VBUS", "GND", "3V3", "5V")
 
 
-def route(rows: int = 5, attempts: int = 24) -> tuple[list[Placed], list[tuple[Placed, fp.Pad, Rect]], Router]:
+Routed = tuple[list[Placed], list[tuple[Placed, fp.Pad, Rect]], Router]
+_routed: dict[tuple[int, int], Routed] = {}  # deterministic, so a second ask in one process is the first's answer
+
+
+def route(rows: int = 5, attempts: int = 24) -> Routed:
     """Route every net; when a net finds no way through, the board is routed again from scratch
     with the nets that failed most often first (deterministic: the same parts give the same
-    tracks)."""
+    tracks, so the work, a minute or more, is done once a process)."""
+    if (rows, attempts) not in _routed:
+        _routed[rows, attempts] = _route(rows, attempts)
+    return _routed[rows, attempts]
+
+
+def _route(rows: int, attempts: int) -> Routed:
     s = schematic()
     parts = placement(rows)
     placed = pads(parts, s)

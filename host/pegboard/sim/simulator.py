@@ -57,7 +57,10 @@ def _rp2040_node() -> tuple[str, Path]:
         raise SimError(str(e), missing=True) from None
 
 
-PC_BACKSTOP = 4  # x the watchdog's timeout: thumbvm's emulated watchdog fires first
+# x the watchdog's timeout: the PC's clock as a backstop behind thumbvm's emulated watchdog, far
+# enough out that the emulated one fires first even on a busy machine (thumbvm runs the chip's
+# cycles a few times slower than real time, ten and more times slower with other work beside it)
+PC_BACKSTOP = 30
 # wait_idle's deadline on the emulated chips, which run slower than real time when busy (the rp2040
 # runtime at as little as an eighth; thumbvm's boot on a loaded two-core machine took over 10 s)
 IDLE_DEADLINE_S = {"rp2040": 120.0, "thumb": 60.0}
