@@ -21,7 +21,7 @@ from pegboard.sim.simulator import Simulator
 
 ROOT = Path(__file__).resolve().parent.parent
 DEVICE = Path(os.environ.get("PEGBOARD_FAKES_UNDER_TEST") or ROOT / "host" / "pegboard" / "sim" / "device")
-FAKES = ("_sim", "pinnames", "board", "supervisor", "watchdog", "digitalio", "keypad", "_keypad_more",
+FAKES = ("_sim", "pinnames", "board", "supervisor", "watchdog", "digitalio", "keypad", "_keypad_scan", "_keypad_more",
          "microcontroller", "neopixel_write", "usb_cdc")
 SENSORS = ",".join("GP%d" % i for i in range(15))
 DEINIT = "Object has been deinitialized and can no longer be used. Create a new object."

@@ -18,6 +18,7 @@ from typing import Any, Callable
 
 from pegboard.link import runtime_file
 from pegboard.link.errors import NoBoard
+from pegboard.link.reopen import reopen
 from pegboard.link.serial_link import LineCutter
 
 CONNECT_S = 3.0   # for the hub's welcome
@@ -208,22 +209,7 @@ class HubLink:
 
     def _hub_ended(self) -> None:
         """The hub went away without a word (killed): attach again, to it or a new one."""
-        self.close()
-        if self.on_lost:
-            self.on_lost()
-        deadline = time.monotonic() + self.reconnect_for
-        while True:
-            try:
-                self.open()
-                break
-            except NoBoard:
-                if time.monotonic() > deadline:
-                    raise NoBoard("the way to %s went away and did not come back within %.0f s"
-                                  % (self.target, self.reconnect_for), "disconnected") from None
-                time.sleep(0.1)
-        self.reconnects += 1
-        if self.on_back:
-            self.on_back()
+        reopen(self, "the way to %s went away" % self.target, 0.1)
 
     # -- lines -----------------------------------------------------------------------------------
     def write(self, data: bytes) -> None:

@@ -13,6 +13,7 @@ import serial
 
 from pegboard.link.errors import NoBoard
 from pegboard.link.ports import BoardIdentity, find_data_port, identity_of
+from pegboard.link.reopen import reopen
 
 try:  # POSIX: a vanished tty can fail with termios.error; Windows has no termios (nor that failure)
     from termios import error as _TermiosError
@@ -143,23 +144,7 @@ class SerialLink:
 
     def _reconnect(self) -> None:
         """The port failed: wait for the board to come back (raise NoBoard if it does not)."""
-        self.close()
-        if self.on_lost:
-            self.on_lost()
-        deadline = time.monotonic() + self.reconnect_for
-        while True:
-            try:
-                self.open()
-            except NoBoard:
-                if time.monotonic() > deadline:
-                    raise NoBoard("the board went away and did not come back within %.0f s" % self.reconnect_for,
-                                  "disconnected") from None
-                time.sleep(0.05)
-                continue
-            self.reconnects += 1
-            if self.on_back:
-                self.on_back()
-            return
+        reopen(self, "the board went away", 0.05)
 
     # -- bytes -------------------------------------------------------------------------------
     def write(self, data: bytes, reconnect: bool = True) -> None:

@@ -109,22 +109,7 @@ class LinkMessage(Message):
 
 class BoardApp(App[int]):
     ENABLE_COMMAND_PALETTE = False  # its footer key would cover Quit at 80 columns
-    CSS = """
-    #left { width: 1fr; height: 1fr; }
-    #board { height: 1fr; align: center middle; }
-    .row { width: 100%; height: 1; align-horizontal: center; }
-    .hole { min-width: 1; height: 1; border: none; padding: 0; margin: 0; }
-    #board.gone .hole { opacity: 35%; }
-    #banner { height: auto; min-height: 1; padding: 0 1; text-style: bold; }
-    #banner.won { background: $success; }
-    #banner.lost { background: $error; }
-    #status { height: 3; padding: 0 1; }
-    #howto { height: auto; padding: 0 1; color: $text-muted; }
-    #side { width: 34%; min-width: 34; max-width: 48; height: 1fr; }
-    #legend { height: auto; padding: 0 1; }
-    #browser { height: auto; padding: 0 1; border: round $accent; display: none; }
-    #log { height: 1fr; min-height: 3; border: round $primary; }
-    """
+    CSS_PATH = "app.tcss"
     BINDINGS = [
         Binding("h", "hint", "Hint"),
         Binding("d", "demo", "Demo"),
@@ -155,16 +140,8 @@ class BoardApp(App[int]):
         Binding("down", "cursor(1, 0)", "hole below", show=False, priority=True),
         Binding("left", "cursor(0, -1)", "hole left", show=False, priority=True),
         Binding("right", "cursor(0, 1)", "hole right", show=False, priority=True),
-        Binding("0", "digit(0)", "hole 0", show=False, priority=True),
-        Binding("1", "digit(1)", "hole 1", show=False, priority=True),
-        Binding("2", "digit(2)", "hole 2", show=False, priority=True),
-        Binding("3", "digit(3)", "hole 3", show=False, priority=True),
-        Binding("4", "digit(4)", "hole 4", show=False, priority=True),
-        Binding("5", "digit(5)", "hole 5", show=False, priority=True),
-        Binding("6", "digit(6)", "hole 6", show=False, priority=True),
-        Binding("7", "digit(7)", "hole 7", show=False, priority=True),
-        Binding("8", "digit(8)", "hole 8", show=False, priority=True),
-        Binding("9", "digit(9)", "hole 9", show=False, priority=True),
+        # a hole's number typed digit by digit (Enter moves, as the cursor does)
+        *(Binding(str(d), "digit(%d)" % d, "hole %d" % d, show=False, priority=True) for d in range(10)),
         Binding("ctrl+c", "quit", "Quit", show=False, priority=True),  # as in every other command
     ]
 

@@ -4,9 +4,7 @@ import os
 
 import _sim
 import board
-import keypad
-
-_Scanner = keypad._Scanner  # the scanner the fake keypad's Keys share (one C module on the chip)
+from _keypad_scan import Scanner  # the scanner the fake keypad's Keys share (one C module on the chip)
 
 _LETTERS = "ABCDEFGH"
 
@@ -26,7 +24,7 @@ def shift_key_of_hole():
     return out
 
 
-class ShiftRegisterKeys(_Scanner):
+class ShiftRegisterKeys(Scanner):
     """Keys shifted in from a chain of 74HC165s (shared-module/keypad/ShiftRegisterKeys.c): each
     scan sets the latch pin to value_to_latch, reads the data pin (key 0 before the first clock),
     clocks, reads the next, ... The simulated chain is the one documented (hardware/README.md: its
@@ -47,7 +45,7 @@ class ShiftRegisterKeys(_Scanner):
         self._counts = counts
         self._chain = [p is getattr(board, os.getenv("PEGBOARD_SR_DATA") or "", None) for p in datas]
         self._holes = shift_key_of_hole() if True in self._chain else []
-        _Scanner.__init__(self, datas + [clock, latch], sum(counts), interval, max_events, debounce_threshold)
+        Scanner.__init__(self, datas + [clock, latch], sum(counts), interval, max_events, debounce_threshold)
 
     def _read(self):
         # the bits the chain shifts out: inputs no hole uses sit at the no-peg level (high), and
@@ -67,11 +65,11 @@ class ShiftRegisterKeys(_Scanner):
         return (high if self._vwp else ~high) & self._all
 
 
-class KeyMatrix(_Scanner):
+class KeyMatrix(Scanner):
     """Keys at the crossings of row and column pins. The simulated board has no key matrix: its
     pins are claimed, and no key is ever pressed."""
 
     def __init__(self, row_pins, column_pins, columns_to_anodes=True, interval=0.020, max_events=64,
                  debounce_threshold=1):
-        _Scanner.__init__(self, list(row_pins) + list(column_pins), len(row_pins) * len(column_pins),
+        Scanner.__init__(self, list(row_pins) + list(column_pins), len(row_pins) * len(column_pins),
                           interval, max_events, debounce_threshold)

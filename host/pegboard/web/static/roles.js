@@ -5,23 +5,12 @@
 (function (root) {
   "use strict";
 
-  // role: [words in the legend, symbol, background, symbol colour (>= 3:1 against it)]
-  var ROLES = {
-    empty: ["empty", "○", "#303030", "#c0c0c0"],
-    peg: ["peg", "●", "#e69f00", "#000000"],
-    lifted: ["lifted", "↑", "#f0e442", "#000000"],
-    landing: ["may land", "◎", "#009e73", "#000000"],
-    pull: ["pull out", "⊗", "#882255", "#ffffff"],
-    illegal: ["illegal, lost", "✕", "#d55e00", "#000000"],
-    from: ["jump this", "★", "#0072b2", "#ffffff"],
-    over: ["over this", "◆", "#cc79a7", "#000000"],
-    to: ["into here", "◇", "#56b4e9", "#000000"],
-    demo: ["demo peg", "■", "#ffffff", "#000000"]
-  };
-
-  // pegcore.pegcolours.HUES: theme "pegs" (each peg keeps its colour)
-  var HUES = [0xFFEA00, 0x00FFEA, 0x4000FF, 0xAA00FF, 0x95FF00, 0xFF006A];
-  var NEAR = 0.2;
+  // role: [words in the legend, symbol, background, symbol colour (>= 3:1 against it)]; the pegs'
+  // hues with theme "pegs" (each peg keeps its colour); how near a lit colour is taken for one.
+  // From Python (pegboard.tui.roles, pegcore.pegcolours) by `python -m pegboard.web.tables`
+  var ROLES = /*ROLES*/{"empty": ["empty", "○", "#303030", "#c0c0c0"], "peg": ["peg", "●", "#e69f00", "#000000"], "lifted": ["lifted", "↑", "#f0e442", "#000000"], "landing": ["may land", "◎", "#009e73", "#000000"], "pull": ["pull out", "⊗", "#882255", "#ffffff"], "illegal": ["illegal, lost", "✕", "#d55e00", "#000000"], "from": ["jump this", "★", "#0072b2", "#ffffff"], "over": ["over this", "◆", "#cc79a7", "#000000"], "to": ["into here", "◇", "#56b4e9", "#000000"], "demo": ["demo peg", "■", "#ffffff", "#000000"]}/*END*/;
+  var HUES = /*HUES*/[16771584, 65514, 4194559, 11141375, 9830144, 16711786]/*END*/;
+  var NEAR = /*NEAR*/0.2/*END*/;
   var JUMP_ROLES = ["from", "over", "to"];
 
   function split(c) { return [c >> 16 & 255, c >> 8 & 255, c & 255]; }

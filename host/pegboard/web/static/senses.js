@@ -2,7 +2,7 @@
    (the same patterns as its lights: pegcore.rolemotion), and its tunes played through Web Audio
    (the same notes as its piezo: pegfw.sound), muted until the user turns sound on: a page never
    makes a noise nobody asked for, and browsers allow audio only after a gesture anyway.
-   tests/test_web_page.py checks that both tables equal the Python ones. */
+   Both tables are the Python ones, written here by `python -m pegboard.web.tables`. */
 (function (root) {
   "use strict";
 
