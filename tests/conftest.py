@@ -3,6 +3,7 @@ import gc
 import importlib
 import os
 import shutil
+import signal
 import sys
 import tempfile
 import types
@@ -15,6 +16,12 @@ from hypothesis import settings
 # the code (a new search: HYPOTHESIS_RANDOM=1; make soak explores ten thousand games either way).
 settings.register_profile("pegboard", derandomize=not os.environ.get("HYPOTHESIS_RANDOM"))
 settings.load_profile("pegboard")
+
+# A suite started in the background by a shell without job control (`make test &` in a script)
+# inherits SIGINT ignored, and so would every program a test starts and stops with SIGINT, as a
+# terminal's Ctrl-C does: they get the default back (a handler is reset to it in a child).
+if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 ROOT = Path(__file__).resolve().parent.parent
 FIRMWARE = ROOT / "firmware"

@@ -94,6 +94,7 @@ def test_every_example_is_taken_by_the_parser(name):
         assert argv[0] in (name.split()[0], "solve"), line  # about its command (or making its file)
 
 
+@pytest.mark.timeout(1800)  # `hardware pcb` routes the board: minutes on a busy machine
 def test_the_examples_that_need_no_board_run(tmp_path, monkeypatch, capsys):
     (tmp_path / "hardware").symlink_to(ROOT / "hardware")  # the board files the examples name
     monkeypatch.chdir(tmp_path)

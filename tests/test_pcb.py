@@ -16,6 +16,9 @@ from pegboard.hardware.pcb_silk import courtyard
 from pegboard.hardware.drawings import PIXEL_PCB_T, PIXEL_T, box_window, inside_triangle
 from pegboard.hardware.router import Grid, Rect, RouteError, Router
 
+# routing the board is a minute or two of one core's work (once a process: pcb.route), several on a
+# busy machine: past pytest's usual backstop
+pytestmark = pytest.mark.timeout(1800)
 ROOT = Path(__file__).resolve().parent.parent
 PCB = ROOT / "hardware" / "pcb"
 BOARD = PCB / (kicad_pcb.NAME + ".kicad_pcb")
