@@ -7,7 +7,7 @@ before anything big is built. Each test is an attack that worked before its fix.
 
 import asyncio
 import itertools
-import time
+import threading
 
 import pytest
 from support import pegboard_cli, pilot_until as _until
@@ -27,6 +27,7 @@ class HostileBoard:
     and answers `records` with one page of the given games."""
 
     def __init__(self, state, events=(), games=None):
+        self.closed = threading.Event()
         self.state = dict(state, ok=True)
         self.batches = [list(events)] if events else []
         self.games = games
@@ -43,11 +44,11 @@ class HostileBoard:
     def poll(self, timeout=0.0):
         if self.batches:
             return self.batches.pop(0)
-        time.sleep(timeout)  # as a port's read waits for its timeout when nothing comes
+        self.closed.wait(timeout)  # as a port's read: until something comes (nothing will) or it closes
         return []
 
     def close(self):
-        pass
+        self.closed.set()
 
 
 def _strips(app):

@@ -8,6 +8,7 @@ import re
 import contextlib
 import itertools
 import math
+import threading
 import time
 
 from support import hand, jump, pilot_until as _until
@@ -57,6 +58,7 @@ class FakeBoard:
     """Answers info and state as a board would (the state given); no events."""
 
     def __init__(self, rows=5, state=None):
+        self.closed = threading.Event()
         self.rows = rows
         self.state = dict(state or {"mode": "play", "pegs": [], "lights": []}, ok=True)
 
@@ -67,11 +69,11 @@ class FakeBoard:
         return self.state if cmd == "state" else {"ok": True}
 
     def poll(self, timeout=0.0):
-        time.sleep(timeout)
+        self.closed.wait(timeout)  # as a port's read: until something comes (nothing will) or it closes
         return []
 
     def close(self):
-        pass
+        self.closed.set()
 
 
 @contextlib.contextmanager
