@@ -208,25 +208,28 @@ def test_hardware_commands(what, needle):
 
 
 def test_drawings_are_current_and_the_section_stops_the_peg():
-    from pegboard.hardware import drawings, plate
+    from pegboard.hardware import plate
+    from pegboard.hardware.box import RINGS, RING_T, box_svg
+    from pegboard.hardware.hole_section import hole_section_svg
+    from pegboard.hardware.stack import MAGNET, PEG_D, magnet_to_sensor
 
-    assert (ROOT / "hardware/hole-section.svg").read_text() == drawings.hole_section_svg()
-    assert (ROOT / "hardware/box-t5.svg").read_text() == drawings.box_svg()
+    assert (ROOT / "hardware/hole-section.svg").read_text() == hole_section_svg()
+    assert (ROOT / "hardware/box-t5.svg").read_text() == box_svg()
     # the peg alone would fall through the stop disc's layer: the disc, as wide as the bore, holds it
-    assert drawings.PEG_D < plate.HOLE_D < plate.BORE_D and drawings.MAGNET.d_out <= drawings.PEG_D
+    assert PEG_D < plate.HOLE_D < plate.BORE_D and MAGNET.d_out <= PEG_D
     assert plate.DISC_T < plate.LAYERS[-1].thickness
     doc = (ROOT / "hardware/README.md").read_text()
-    assert "Magnet to Hall element: %.2f mm" % drawings.magnet_to_sensor() in doc
-    root = ET.fromstring(drawings.box_svg())
+    assert "Magnet to Hall element: %.2f mm" % magnet_to_sensor() in doc
+    root = ET.fromstring(box_svg())
     layers = [g for g in root.iter(SVG + "g") if g.get("class") == "layer"]
-    assert [g.get("data-layer") for g in layers] == ["bottom"] + ["ring-%d" % n for n in range(1, drawings.RINGS + 1)]
+    assert [g.get("data-layer") for g in layers] == ["bottom"] + ["ring-%d" % n for n in range(1, RINGS + 1)]
     notched = [p for p in root.iter(SVG + "polygon") if p.get("data-notch-width")]
     assert len(notched) == 4  # USB and button, two rings each
     for ring in notched:
         pts = [tuple(map(float, xy.split(","))) for xy in ring.get("points").split()]
         gap = ((pts[0][0] - pts[4][0]) ** 2 + (pts[0][1] - pts[4][1]) ** 2) ** 0.5
         assert abs(gap - float(ring.get("data-notch-width"))) < 0.01  # the opening is as wide as said
-        assert float(ring.get("data-notch-height")) == 2 * drawings.RING_T  # two rings high
+        assert float(ring.get("data-notch-height")) == 2 * RING_T  # two rings high
 
 
 def test_power_budget_in_the_docs_matches_the_firmware():

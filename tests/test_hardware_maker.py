@@ -7,7 +7,14 @@ from pathlib import Path
 
 import pytest
 
-from pegboard.hardware import bom, boards, drawings
+from pegboard.hardware import bom, boards
+from pegboard.hardware.box import box_svg, box_window, usb_opening
+from pegboard.hardware.margins import gauged_net
+from pegboard.hardware.perfboards import (PERFBOARD_ROWS, PERFBOARD_W, SHIFT_BOARD_ROWS, SHIFT_BOARD_W, STANDOFF,
+                                          TALLEST_PART, controller_rect, perfboard_rows, shift_board_rect, stack_room,
+                                          stacked_rows)
+from pegboard.hardware.stack import GAUGE_TOL, SENSOR
+from pegboard.hardware.triangle import inside_triangle
 
 ROOT = Path(__file__).resolve().parent.parent
 DOC = (ROOT / "hardware" / "README.md").read_text(encoding="utf-8")
@@ -31,40 +38,40 @@ def steps():
 @pytest.mark.parametrize("supply", ["usb", "external"])
 @pytest.mark.parametrize("board", BOARDS)
 def test_the_controller_perfboard_fits_inside_the_box_with_its_usb_end_at_the_opening(board, supply):
-    assert drawings.perfboard_rows(board, supply) <= drawings.PERFBOARD_ROWS
-    rect = drawings.controller_rect()
-    window = drawings.box_window()  # the rings' inner outline, as box_svg cuts it
-    assert drawings.inside_triangle(rect, window) >= -1e-9
+    assert perfboard_rows(board, supply) <= PERFBOARD_ROWS
+    rect = controller_rect()
+    window = box_window()  # the rings' inner outline, as box_svg cuts it
+    assert inside_triangle(rect, window) >= -1e-9
     # its short edge (the USB end) is centred on the opening, on the wall's inner face
     mid = ((rect[0][0] + rect[1][0]) / 2, (rect[0][1] + rect[1][1]) / 2)
-    assert abs(mid[0] - drawings.usb_opening()[0]) < 1e-9 and abs(mid[1] - drawings.usb_opening()[1]) < 1e-9
-    assert abs(((rect[0][0] - rect[1][0]) ** 2 + (rect[0][1] - rect[1][1]) ** 2) ** 0.5 - drawings.PERFBOARD_W) < 1e-9
+    assert abs(mid[0] - usb_opening()[0]) < 1e-9 and abs(mid[1] - usb_opening()[1]) < 1e-9
+    assert abs(((rect[0][0] - rect[1][0]) ** 2 + (rect[0][1] - rect[1][1]) ** 2) ** 0.5 - PERFBOARD_W) < 1e-9
 
 
 def test_the_box_drawing_cuts_the_window_the_fit_uses():
-    svg = drawings.box_svg()
-    pts = " ".join("%.3f,%.3f" % p for p in drawings.box_window())
+    svg = box_svg()
+    pts = " ".join("%.3f,%.3f" % p for p in box_window())
     assert 'class="ring-window" points="%s"' % pts in svg
 
 
 def test_the_74hc165s_fit_on_the_stacked_board_over_the_controller_and_under_the_pixels():
-    assert drawings.stacked_rows("shift-74hc165") <= drawings.SHIFT_BOARD_ROWS
-    assert drawings.stacked_rows("pico-gpio") == 0
-    stacked = drawings.shift_board_rect()
-    assert drawings.inside_triangle(stacked, drawings.box_window()) >= -1e-9  # in the box
-    under = drawings.controller_rect()  # and over the controller board: each corner inside its rectangle
+    assert stacked_rows("shift-74hc165") <= SHIFT_BOARD_ROWS
+    assert stacked_rows("pico-gpio") == 0
+    stacked = shift_board_rect()
+    assert inside_triangle(stacked, box_window()) >= -1e-9  # in the box
+    under = controller_rect()  # and over the controller board: each corner inside its rectangle
     for x, y in stacked:
         sides = [(b[0] - a[0]) * (y - a[1]) - (b[1] - a[1]) * (x - a[0]) for a, b in zip(under, under[1:] + under[:1],
                                                                                         strict=True)]
         assert all(s >= -1e-6 for s in sides) or all(s <= 1e-6 for s in sides)
     assert abs(((stacked[0][0] - stacked[1][0]) ** 2 + (stacked[0][1] - stacked[1][1]) ** 2) ** 0.5
-               - drawings.SHIFT_BOARD_W) < 1e-9
-    assert drawings.TALLEST_PART < drawings.STANDOFF  # the controller board's parts stand under it
-    assert drawings.stack_room() > 0  # and its own under the pixel modules
+               - SHIFT_BOARD_W) < 1e-9
+    assert TALLEST_PART < STANDOFF  # the controller board's parts stand under it
+    assert stack_room() > 0  # and its own under the pixel modules
     box = " ".join(section("Box").split())
-    assert "%g mm standoffs" % drawings.STANDOFF in box and "quarter-sized Perma-Proto" in box
-    assert "none stands %g mm or more" % drawings.TALLEST_PART in box
-    assert "leaves %.1f mm under the pixel modules" % drawings.stack_room() in box
+    assert "%g mm standoffs" % STANDOFF in box and "quarter-sized Perma-Proto" in box
+    assert "none stands %g mm or more" % TALLEST_PART in box
+    assert "leaves %.1f mm under the pixel modules" % stack_room() in box
 
 
 # -- 2. C3 -----------------------------------------------------------------------------------------
@@ -101,11 +108,11 @@ def test_wires_into_the_breadboard_are_solid_core():
 
 # -- 4. the glue gap ---------------------------------------------------------------------------------
 def test_the_gauged_sensor_keeps_twice_bop_max():
-    net = drawings.gauged_net()
-    assert net >= 2 * drawings.SENSOR.bop_max
+    net = gauged_net()
+    assert net >= 2 * SENSOR.bop_max
     flat = " ".join(section("One hole, in section").split())
-    assert "%.1f mT, %.2f × BOP max" % (net, net / drawings.SENSOR.bop_max) in flat
-    assert "%.2f mm leaf" % drawings.GAUGE_TOL in flat
+    assert "%.1f mT, %.2f × BOP max" % (net, net / SENSOR.bop_max) in flat
+    assert "%.2f mm leaf" % GAUGE_TOL in flat
     assert any(x.item == "Feeler gauge" for x in LINES)
 
 

@@ -3,7 +3,7 @@ formulas against independent numerical integrations, the three margins met by th
 section drawn with the plate generator's layers, the light path and both views, and every layer of
 the plate and the box drawn with the engraved numbers never mirrored. Nothing here is a
 measurement: every figure is computed from the dimensions and data-sheet values in
-pegboard.hardware.drawings and printed in hardware/README.md."""
+pegboard.hardware.stack (optics.py, margins.py) and printed in hardware/README.md."""
 
 import math
 import re
@@ -12,7 +12,13 @@ from pathlib import Path
 
 import pytest
 
-from pegboard.hardware import drawings, field, plate
+from pegboard.hardware import field, plate
+from pegboard.hardware.box import BOTTOM_T, BUTTON_NOTCH, RINGS, RING_T, USB_NOTCH, box_svg
+from pegboard.hardware.margins import field_from_hole, lying_field, sensor_margins
+from pegboard.hardware.optics import (ELEVATIONS, bottom_seen_above, core_fraction, deepest_seen, disc_spread,
+                                      rim_seen, tube_wall_fraction)
+from pegboard.hardware.stack import (LEAN_LIMIT, MAGNET, PEG_D, PITCH, SENSITIVE, SENSOR, STACK_TOL, lean_deg,
+                                     magnet_to_sensor, peg_above_board, plate_thickness, sensor_depth)
 from pegcore.geometry import Board
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -58,7 +64,7 @@ def test_disc_on_axis_closed_form_matches_a_numerical_integration(z):
 
 
 def test_ring_is_outer_cylinder_less_core_and_changes_sign_near_its_face():
-    m = drawings.MAGNET
+    m = MAGNET
     assert m.d_in > 0
     ro, ri, length, br = m.d_out / 2, m.d_in / 2, m.length, m.br_min
     for z in (0.1, 0.5, 2.0, 5.85):
@@ -69,7 +75,7 @@ def test_ring_is_outer_cylinder_less_core_and_changes_sign_near_its_face():
     assert abs(m.on_axis(z0, br)) < 1e-6 * br
     assert m.on_axis(0.0, br) < 0 and m.on_axis(z0 / 2, br) < 0 < m.on_axis(2 * z0, br)
     # the sensor sits well past the crossing, where the field is large and the right way
-    assert drawings.magnet_to_sensor() > 5 * z0 and m.on_axis(drawings.magnet_to_sensor(), br) > 20
+    assert magnet_to_sensor() > 5 * z0 and m.on_axis(magnet_to_sensor(), br) > 20
     assert "%.2f mm from the face" % z0 in section("### The magnet at the sensors")
     # a disc has no such crossing: its field is largest at its face
     assert field.disc_on_axis(0.0, 3.0, 3.0, br) > field.disc_on_axis(0.5, 3.0, 3.0, br) > 0
@@ -96,7 +102,7 @@ def test_current_loop_off_axis_matches_biot_savart(point):
 
 
 def test_loop_sum_tends_to_the_dipole_far_away():
-    m = drawings.MAGNET
+    m = MAGNET
     for point in [(60.0, 0.0, -10.0), (0.0, 0.0, 80.0), (40.0, 30.0, 20.0)]:
         a = m.field((0.0, 0.0, 0.0), (0.0, 0.0, 1.0), point, m.br_max)
         b = m.dipole((0.0, 0.0, 0.0), (0.0, 0.0, 1.0), point, m.br_max)
@@ -110,8 +116,8 @@ def test_loop_sum_tends_to_the_dipole_far_away():
 # -- the three margins ---------------------------------------------------------------------------
 
 def test_chosen_parts_meet_the_three_margins():
-    m = drawings.sensor_margins()
-    s = drawings.SENSOR
+    m = sensor_margins()
+    s = SENSOR
     assert m.sensor.name == "DRV5032AJ" and (s.bop_max, s.brp_min) == (9.5, 3.0)
     assert m.own_net >= 2 * s.bop_max                    # at the sensor: >= 2 x BOP max, the others subtracted
     assert m.next_hole < s.brp_min                        # the next hole: under BRP min
@@ -120,26 +126,26 @@ def test_chosen_parts_meet_the_three_margins():
     assert m.lying + m.neighbours < s.brp_min             # nor with a full board around it
     assert m.met()
     # the own peg's worst case is under the on-axis closed form (off the axis, further away, lowest Br)
-    gap = drawings.magnet_to_sensor()
-    assert m.own < drawings.MAGNET.on_axis(gap, drawings.MAGNET.br_min)
-    assert m.own == pytest.approx(drawings.MAGNET.on_axis(gap + drawings.STACK_TOL, drawings.MAGNET.br_min), rel=0.01)
+    gap = magnet_to_sensor()
+    assert m.own < MAGNET.on_axis(gap, MAGNET.br_min)
+    assert m.own == pytest.approx(MAGNET.on_axis(gap + STACK_TOL, MAGNET.br_min), rel=0.01)
 
 
 def test_the_most_sensitive_version_would_not_do():
     """The FA's 0.5 mT release point: two neighbours, or a lying peg, exceed it."""
-    m = drawings.sensor_margins(drawings.MAGNET, drawings.SENSITIVE)
+    m = sensor_margins(MAGNET, SENSITIVE)
     assert m.operate >= 2 and m.release_next > 1      # the issue's first two conditions alone pass ...
-    assert 2 * m.next_hole > drawings.SENSITIVE.brp_min and m.lying > drawings.SENSITIVE.brp_min  # ... not these
+    assert 2 * m.next_hole > SENSITIVE.brp_min and m.lying > SENSITIVE.brp_min  # ... not these
     assert not m.met()
 
 
 def test_lying_peg_scan_finds_the_worst_place():
     """The scan's maximum is at least the field at the place a dipole's theory puts it (half the
     height along the peg's axis) and over every other place tried."""
-    m = drawings.MAGNET
-    h = drawings.sensor_depth() + drawings.PEG_D / 2
+    m = MAGNET
+    h = sensor_depth() + PEG_D / 2
     at = abs(m.field((h / 2, 0.0, h), (1.0, 0.0, 0.0), (0.0, 0.0, 0.0), m.br_max)[2])
-    worst = drawings.lying_field()
+    worst = lying_field()
     assert worst >= at * 0.999
     assert worst < 1.05 * at
     # straight over the sensor the field is across it: nothing vertical
@@ -147,13 +153,13 @@ def test_lying_peg_scan_finds_the_worst_place():
 
 
 def test_worst_holes_are_the_inner_ones():
-    centres = plate.hole_centres(Board(5), drawings.PITCH, 0.0)
+    centres = plate.hole_centres(Board(5), PITCH, 0.0)
     sums = {}
     for h, (x, y) in enumerate(centres, 1):
-        sums[h] = sum(drawings.field_from_hole(x2 - x, y2 - y) for x2, y2 in centres if (x2, y2) != (x, y))
+        sums[h] = sum(field_from_hole(x2 - x, y2 - y) for x2, y2 in centres if (x2, y2) != (x, y))
     worst = max(sums.values())
     assert {h for h, v in sums.items() if v > worst - 1e-3} == {5, 8, 9}  # six neighbours each
-    assert worst == pytest.approx(drawings.sensor_margins().neighbours)
+    assert worst == pytest.approx(sensor_margins().neighbours)
 
 
 # -- the plate's layers, the guide and the lean --------------------------------------------------
@@ -161,13 +167,13 @@ def test_worst_holes_are_the_inner_ones():
 def test_guide_is_deep_and_the_peg_leans_little():
     g = plate.guide_depth()
     assert g >= 9
-    lean = drawings.lean_deg()
-    assert lean == pytest.approx(math.degrees(math.atan((plate.HOLE_D - drawings.PEG_D) / g)))
-    assert lean <= drawings.LEAN_LIMIT == 3.0
-    assert drawings.peg_above_board() >= 20  # a peg still stands well clear to be picked up
+    lean = lean_deg()
+    assert lean == pytest.approx(math.degrees(math.atan((plate.HOLE_D - PEG_D) / g)))
+    assert lean <= LEAN_LIMIT == 3.0
+    assert peg_above_board() >= 20  # a peg still stands well clear to be picked up
     doc = section("### Pegs that stand")
-    assert "atan(%g / %g) = %.1f°" % (plate.HOLE_D - drawings.PEG_D, g, lean) in doc
-    assert "limit is %g°" % drawings.LEAN_LIMIT in doc
+    assert "atan(%g / %g) = %.1f°" % (plate.HOLE_D - PEG_D, g, lean) in doc
+    assert "limit is %g°" % LEAN_LIMIT in doc
 
 
 def _views():
@@ -216,43 +222,43 @@ def test_section_shows_the_light_path_and_both_views_with_dimensions():
     assert {"peg", "ring magnet", "sanded top"} <= parts_in and not {"peg", "ring magnet"} & parts_out
     dims_in = " ".join(t.text for t in views["peg-in"].iter(SVG + "text"))
     dims_out = " ".join(t.text for t in views["peg-out"].iter(SVG + "text"))
-    assert "%.2f magnet to Hall element" % drawings.magnet_to_sensor() in dims_in
-    assert "%g above the board" % drawings.peg_above_board() in dims_in and "Ø%g peg" % drawings.PEG_D in dims_in
+    assert "%.2f magnet to Hall element" % magnet_to_sensor() in dims_in
+    assert "%g above the board" % peg_above_board() in dims_in and "Ø%g peg" % PEG_D in dims_in
     assert "Ø%g hole" % plate.HOLE_D in dims_out and "Ø%g light tube" % plate.BORE_D in dims_out
     assert "%g guide" % plate.guide_depth() in dims_out
     # peg out: the sight lines stop on the far wall as deep as a player can see, short of the bottom
-    for e in drawings.ELEVATIONS:
-        assert "%g°: rim, %.2f down" % (e, drawings.deepest_seen(e)) in dims_out
-        assert drawings.deepest_seen(e) < plate.guide_depth()
+    for e in ELEVATIONS:
+        assert "%g°: rim, %.2f down" % (e, deepest_seen(e)) in dims_out
+        assert deepest_seen(e) < plate.guide_depth()
 
 
 def test_optics_figures():
     # with a peg in, the light leaving the disc is all under the peg's foot ...
-    assert drawings.disc_spread() < drawings.PEG_D / 2
+    assert disc_spread() < PEG_D / 2
     # ... so the peg carries it: a tenth of it goes straight up the magnet's core
-    assert 0.05 < drawings.core_fraction() < 0.2
+    assert 0.05 < core_fraction() < 0.2
     # peg out: most of it meets the tube, and the bottom is out of a seated player's sight
-    assert drawings.tube_wall_fraction() > 0.9
-    assert drawings.bottom_seen_above() > max(drawings.ELEVATIONS)
+    assert tube_wall_fraction() > 0.9
+    assert bottom_seen_above() > max(ELEVATIONS)
     # the rim: all of it with nothing in front, most of it behind a peg one hole nearer
-    for e in drawings.ELEVATIONS:
-        assert drawings.rim_seen(e, False, False) == 1.0
-        assert drawings.rim_seen(e, False, True) > 0.5
-        assert drawings.rim_seen(e, True, False) > 0.5
+    for e in ELEVATIONS:
+        assert rim_seen(e, False, False) == 1.0
+        assert rim_seen(e, False, True) > 0.5
+        assert rim_seen(e, True, False) > 0.5
     doc = section("### Light you can see, peg in or out")
-    assert "%.2f mm of the axis" % drawings.disc_spread() in doc
-    assert "%.1f %% of the pixel's light" % (100 * drawings.core_fraction()) in doc
-    assert "%.0f %% of the pixel's light" % (100 * drawings.tube_wall_fraction()) in doc
-    assert "below %.1f°" % drawings.bottom_seen_above() in doc
+    assert "%.2f mm of the axis" % disc_spread() in doc
+    assert "%.1f %% of the pixel's light" % (100 * core_fraction()) in doc
+    assert "%.0f %% of the pixel's light" % (100 * tube_wall_fraction()) in doc
+    assert "below %.1f°" % bottom_seen_above() in doc
     assert "at least %.0f %% of it (30°) and %.0f %% (45°)" % (
-        100 * drawings.rim_seen(30, False, True), 100 * drawings.rim_seen(45, False, True)) in doc
+        100 * rim_seen(30, False, True), 100 * rim_seen(45, False, True)) in doc
     # every light role the firmware shows is in the table, with the peg in or out
     for role in ("HINT_FROM", "HINT_OVER", "HINT_TO", "LANDING", "PENDING", "ERROR", "PEG", "EMPTY"):
         assert "(%s" % role in doc or "%s)" % role in doc or " %s," % role in doc, role
 
 
 def test_readme_prints_the_computed_margins():
-    m = drawings.sensor_margins()
+    m = sensor_margins()
     doc = section("### The magnet at the sensors")
     assert "%.1f − %.2f = %.1f mT" % (m.own, m.neighbours, m.own_net) in doc
     assert "%.2f × BOP max" % m.operate in doc
@@ -260,10 +266,10 @@ def test_readme_prints_the_computed_margins():
     assert "| %.2f mT | < BRP min | %.2f × |" % (m.neighbours, m.release_all) in doc
     assert "| %.2f mT | < BRP min | %.1f × |" % (m.lying, m.release_lying) in doc
     assert "| %.2f mT | < BRP min | %.2f × |" % (m.lying + m.neighbours, m.release_lying_all) in doc
-    assert "gives %.1f mT" % drawings.MAGNET.on_axis(drawings.magnet_to_sensor(), drawings.MAGNET.br_min) in doc
-    assert "Magnet to Hall element: %.2f mm" % drawings.magnet_to_sensor() in section("## One hole, in section")
+    assert "gives %.1f mT" % MAGNET.on_axis(magnet_to_sensor(), MAGNET.br_min) in doc
+    assert "Magnet to Hall element: %.2f mm" % magnet_to_sensor() in section("## One hole, in section")
     sensor_doc = section("### Choosing the sensor")
-    assert "**%s**" % drawings.SENSOR.name in sensor_doc
+    assert "**%s**" % SENSOR.name in sensor_doc
     assert "%.2f mT" % (m.lying + m.neighbours) in sensor_doc and "%.1f mT" % (m.own_net / 2) in sensor_doc
 
 
@@ -329,16 +335,16 @@ def test_engraved_numbers_are_never_mirrored():
 
 
 def test_box_draws_every_layer():
-    root, layers = _layers(drawings.box_svg())
-    assert list(layers) == ["bottom"] + ["ring-%d" % n for n in range(1, drawings.RINGS + 1)]
-    assert float(layers["bottom"].get("data-thickness")) == drawings.BOTTOM_T
-    assert all(float(layers["ring-%d" % n].get("data-thickness")) == drawings.RING_T
-               for n in range(1, drawings.RINGS + 1))
+    root, layers = _layers(box_svg())
+    assert list(layers) == ["bottom"] + ["ring-%d" % n for n in range(1, RINGS + 1)]
+    assert float(layers["bottom"].get("data-thickness")) == BOTTOM_T
+    assert all(float(layers["ring-%d" % n].get("data-thickness")) == RING_T
+               for n in range(1, RINGS + 1))
     notches = {k: g.find(SVG + "polygon").get("data-notch-width") for k, g in layers.items()}
-    assert notches["ring-1"] == notches["ring-2"] == "%g" % drawings.USB_NOTCH[0]
-    assert notches["ring-5"] == notches["ring-6"] == "%g" % drawings.BUTTON_NOTCH[0]
+    assert notches["ring-1"] == notches["ring-2"] == "%g" % USB_NOTCH[0]
+    assert notches["ring-5"] == notches["ring-6"] == "%g" % BUTTON_NOTCH[0]
     assert notches["ring-3"] is None and notches["ring-4"] is None
-    assert "%g mm plate" % drawings.plate_thickness() in (ROOT / "hardware/box-t5.svg").read_text()
+    assert "%g mm plate" % plate_thickness() in (ROOT / "hardware/box-t5.svg").read_text()
 
 
 @pytest.mark.parametrize("argv", [["--hole", "11"], ["--pitch", "17"], ["--margin", "11"]])

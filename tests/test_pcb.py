@@ -13,8 +13,10 @@ import pytest
 from pegboard.hardware import footprints as fp
 from pegboard.hardware import kicad_pcb, pcb, pcb_files
 from pegboard.hardware.pcb_silk import courtyard
-from pegboard.hardware.drawings import PIXEL_PCB_T, PIXEL_T, box_window, inside_triangle
+from pegboard.hardware.box import box_window
 from pegboard.hardware.router import Grid, Rect, RouteError, Router
+from pegboard.hardware.stack import PIXEL_PCB_T, PIXEL_T
+from pegboard.hardware.triangle import inside_triangle
 
 # routing the board is a minute or two of one core's work (once a process: pcb.route), several on a
 # busy machine: past pytest's usual backstop
@@ -100,7 +102,7 @@ def test_the_board_and_its_parts_fit_inside_the_box():
 
 
 def test_the_board_keeps_the_section_drawings_stack():
-    # the field and light figures assume a 1.6 mm board under a 1.6 mm pixel (drawings.py)
+    # the field and light figures assume a 1.6 mm board under a 1.6 mm pixel (stack.py)
     assert kicad_pcb.THICKNESS == PIXEL_PCB_T and fp.WS2812B.height == PIXEL_T == pcb.TALLEST_TOP
 
 
@@ -199,19 +201,21 @@ def test_a_sides_picture_is_in_micrometres_every_coordinate_and_colour_kept():
 
 
 def test_the_spacer_puts_each_pixel_against_its_stop_disc_and_the_field_is_the_sections():
-    from pegboard.hardware import drawings, plate
+    from pegboard.hardware import plate
+    from pegboard.hardware.margins import own_field
+    from pegboard.hardware.stack import SENSOR, STACK_TOL
 
     base = next(layer for layer in plate.LAYERS if layer.key == "base")
     # the board's top face `spacer` under the base plate: the pixel's top meets the disc's underside
     pixel_top_into_bore = fp.WS2812B.height - pcb.spacer()
     assert pixel_top_into_bore == pytest.approx(base.thickness - plate.DISC_T)
-    want = 2 * drawings.SENSOR.bop_max
-    assert drawings.own_field() >= want  # the section's stack: twice the sensor's BOP max
+    want = 2 * SENSOR.bop_max
+    assert own_field() >= want  # the section's stack: twice the sensor's BOP max
     # the 1.6 mm washers the guide once gave leave a 1.0 mm gap: under the design's target
-    assert drawings.own_field(extra=drawings.STACK_TOL + (1.6 - pcb.spacer())) < want
+    assert own_field(extra=STACK_TOL + (1.6 - pcb.spacer())) < want
     text = (PCB / "README.md").read_text()
     assert "%.1f mm spacer" % pcb.spacer() in text and "%.1f mm" % pcb.tail_trim() in text
-    assert "%.1f mT" % drawings.own_field() in text
+    assert "%.1f mT" % own_field() in text
 
 
 def test_the_plate_has_a_pilot_hole_over_each_of_the_boards_mounting_holes():

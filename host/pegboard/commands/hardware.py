@@ -60,13 +60,14 @@ def _check(path: str | None, suffix: str = ".svg") -> None:
 
 def _drawing(what: str, path: str | None) -> int:
     from pegboard.hardware import bom
-    from pegboard.hardware import drawings
+    from pegboard.hardware.box import box_svg
+    from pegboard.hardware.hole_section import hole_section_svg
 
     _check(path, "" if what.startswith("bom") else ".svg")
     if what == "section":
-        _write(drawings.hole_section_svg(), path)
+        _write(hole_section_svg(), path)
     elif what == "box":
-        _write(drawings.box_svg(), path)
+        _write(box_svg(), path)
     else:
         try:
             lines = bom.read()

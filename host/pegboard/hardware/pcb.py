@@ -17,10 +17,12 @@ from pegcore.geometry import Board
 
 from pegboard.hardware import footprints as fp
 from pegboard.hardware.boards import board_file
-from pegboard.hardware.drawings import PITCH, PIXEL_T, RING_WALL, box_window, inside_triangle
+from pegboard.hardware.box import RING_WALL, box_window
 from pegboard.hardware.plate import DISC_T, LAYERS, holes_on_plate
 from pegboard.hardware.router import PITCH as GRID, WIDTHS, Grid, Rect, RouteError, Router, Segment
 from pegboard.hardware.schematic import Pin, Schematic, build
+from pegboard.hardware.stack import PITCH, PIXEL_T
+from pegboard.hardware.triangle import inside_triangle
 
 BOARD_FILE = "pico-gpio"  # the firmware's settings this board is wired for
 PLATE_MARGIN = 20.0  # the plate's margin round the holes (pegboard hardware plate)

@@ -9,9 +9,9 @@ from typing import NamedTuple
 
 from pegboard.hardware import footprints as fp
 from pegboard.hardware import sexpr
-from pegboard.hardware.drawings import inside_triangle
 from pegboard.hardware.pcb import Placed, pad_at
 from pegboard.hardware.router import Rect
+from pegboard.hardware.triangle import inside_triangle
 
 TEXT = 0.8  # mm: character height of a reference (JLCPCB's smallest legible: 0.8 mm at 0.15 mm)
 STROKE = 0.15
