@@ -4,15 +4,10 @@ thumbvm's emulated Cortex-M0+ cycles at 125 MHz (the cycle model in host/pegboar
 bench/util.py): one run, the count being the same on every run (the VM's files at fixed paths, the
 simulator's fakes keeping the emulated chip's time, bench/mp/boot_bench.py). The unix MicroPython
 VM's times (µs of this PC, the least disturbed of a few runs) stand beside them as host figures,
-converted to nothing. From .py source always; from .mpy when a CircuitPython mpy-cross is at hand
-($PEGBOARD_MPY_CROSS or `mpy-cross` on PATH). Nothing here was measured on a board.
-
-From .mpy the unix VM alone runs (thumbvm, chipvm's port, loads no .mpy files): host figures only.
-It is MicroPython's, which takes only files that begin with "M": the CircuitPython-compiled files
-get that one header byte changed (the bytecode format behind it is the same version, v6, and the
-run checks the firmware reaches "ready" from them). The drive given to the VMs holds only these
-figures' copies, at the same path every run (bench/util.py: WORK); the deployed drive's files are
-untouched."""
+converted to nothing. From .py source, and from .mpy as a deploy with mpy-cross writes the drive
+(its modules compiled by the mpy-cross of thumbvm's own core: bench/mpy_drive.py). The drive given
+to the VMs holds only these figures' copies, at the same path every run (bench/util.py: WORK).
+Nothing here was measured on a board."""
 
 from __future__ import annotations
 
@@ -23,6 +18,7 @@ import subprocess
 from pathlib import Path
 from typing import Any
 
+from bench import mpy_drive
 from bench.core import micropython_vm
 from bench.util import WORK, bench_lib, rp2040, stable_file, unavailable
 from pegboard.sim import thumbvm
@@ -34,23 +30,18 @@ WATCHDOG_MS = 4000  # pegfw.hardware.WATCHDOG_S
 UNFED_BUDGET_MS = WATCHDOG_MS * 7 // 10  # the margin docs/chip-runtime.md keeps
 
 
-def _drive(where: Path, mpy_cross: str | None) -> Path:
+def _drive(where: Path, mpy: bool) -> Path:
+    """A drive as `pegboard deploy --py` writes it; with `mpy`, its modules then swapped for .mpy."""
     from pegboard.deploy.install import deploy
-    from pegboard.deploy.mpycross import version_of
 
     d = where / "CIRCUITPY"
     d.mkdir()
-    version = version_of(mpy_cross)[1] if mpy_cross else "9.2.1"
-    (d / "boot_out.txt").write_text("Adafruit CircuitPython %s on 2024-11-20; Raspberry Pi Pico with rp2040\n"
-                                    "Board ID:raspberry_pi_pico\n" % version)
+    (d / "boot_out.txt").write_text("Adafruit CircuitPython 9.2.1 on 2024-11-20; Raspberry Pi Pico with rp2040\n"
+                                    "Board ID:raspberry_pi_pico\n")
     (d / "settings.toml").write_text("")
-    r = deploy(d, board="pico-gpio", mpy_cross=mpy_cross, compile_modules=mpy_cross is not None)
-    if mpy_cross and not r.compiled:
-        raise RuntimeError("deploy did not compile: " + r.why_source)
-    for f in d.rglob("*.mpy"):  # see the module docstring
-        data = bytearray(f.read_bytes())
-        data[0] = ord("M")
-        f.write_bytes(bytes(data))
+    deploy(d, board="pico-gpio", compile_modules=False)
+    if mpy:
+        mpy_drive.compile_drive(d)
     return d
 
 
@@ -104,38 +95,9 @@ def _best_unix_run(drive: Path, lib: str) -> dict[str, int]:
     return min(runs, key=lambda got: got["ready_ticks"])
 
 
-def circuitpython_mpy_cross() -> tuple[str | None, str]:
-    """(path, "") of a CircuitPython mpy-cross, or (None, why not)."""
-    from pegboard.deploy.mpycross import MpyCrossError, version_of
-
-    exe = os.environ.get("PEGBOARD_MPY_CROSS") or shutil.which("mpy-cross")
-    if not exe:
-        return None, "no CircuitPython mpy-cross (set PEGBOARD_MPY_CROSS or put one on PATH)"
-    try:
-        impl, _ = version_of(exe)
-    except MpyCrossError as e:
-        return None, str(e)
-    if impl != "CircuitPython":
-        return None, "%s is MicroPython's mpy-cross; CircuitPython's is needed" % exe
-    return exe, ""
-
-
-HOST_UNIT = "µs (PC, unix MicroPython VM)"
-
-
 def _figures(kind: str, drive: Path, lib: str, extra: dict[str, Any]) -> dict[str, Any]:
     host = _best_unix_run(drive, lib)  # the unix VM's ticks are µs
     first, ready = "first_light_ms_est_" + kind, "ready_ms_est_" + kind
-    if kind == "mpy":
-        # thumbvm is chipvm's port, which loads no .mpy files (MICROPY_PERSISTENT_CODE_LOAD 0): from
-        # .mpy there are host figures only, and no RP2040 figure to hold to a budget
-        return {
-            first + "_host": {"value": host["first_light_ticks"], "unit": HOST_UNIT, "budget": None, "ok": True,
-                              **extra},
-            ready + "_host": {"value": host["ready_ticks"], "unit": HOST_UNIT, "budget": None, "ok": True, **extra},
-            "mpy": {"value": None, "unit": "", "budget": None, "ok": True,
-                    "skipped": "no RP2040 figures from .mpy: thumbvm, chipvm's port, loads no .mpy files"},
-        }
     try:
         chip = _run(str(thumbvm.build().path), drive, lib, chip=True)
     except thumbvm.Unavailable as e:
@@ -173,12 +135,13 @@ def run() -> dict[str, Any]:
     WORK.mkdir(parents=True, exist_ok=True)
     with open(WORK / "boot.lock", "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)  # the drives' folders are one per machine: one boot bench at a time
-        out.update(_figures("py", _drive(_fresh("py"), None), lib,
+        out.update(_figures("py", _drive(_fresh("py"), False), lib,
                             {"note": "from .py source: every module compiled on the chip"}))
-        exe, why = circuitpython_mpy_cross()
-        if exe is None:
-            out["mpy"] = {"value": None, "unit": "", "budget": None, "ok": True, "skipped": why}
+        try:
+            drive = _drive(_fresh("mpy"), True)
+        except mpy_drive.Unavailable as e:
+            out["mpy"] = {"value": None, "unit": "", "budget": None, "ok": True, "skipped": str(e)}
         else:
-            out.update(_figures("mpy", _drive(_fresh("mpy"), exe), lib,
-                                {"note": "from .mpy made by CircuitPython's mpy-cross (%s)" % exe}))
+            out.update(_figures("mpy", drive, lib,
+                                {"note": "from .mpy as pegboard deploy writes them (bench/mpy_drive.py)"}))
     return out

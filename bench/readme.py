@@ -45,7 +45,10 @@ ABOUT = {
     "firmware.idle_loop_pass": "idle main-loop pass (median of 2,000; the budget is on the median)",
     "firmware.sensor_event_to_lights": "sensor event → lights sent (median of 25)",
     "firmware.release_to_hint_lights": "hint button released → hint lights sent, worst of 240 presses at "
-                                       "random moments of the loop (debounce aside: 20–40 ms before it)",
+                                       "random moments of the loop and 48 right after each request kind, "
+                                       "modules as deployed (`.mpy`; debounce aside: 20–40 ms before it)",
+    "firmware.release_to_hint_lights_from_source": "the same presses on a drive deployed from `.py` (a press "
+                                                   "during a rare request's first compile waits for it)",
     "firmware.request_to_hint_lights_p99": "a `hint` request's arrival → hint lights sent, 99th percentile "
                                            "of 120 at random moments",
     "firmware.longest_pass_with_flash_write": "longest loop pass that logged a game entry (flash program included)",
@@ -68,6 +71,7 @@ ABOUT = {
     "boot.longest_unfed_ms_py": "start-up: the longest stretch the armed watchdog (4 s) goes unfed, from `.py`",
     "boot.first_light_ms_est_mpy": "start-up: first line → first light, from `.mpy`",
     "boot.ready_ms_est_mpy": "start-up: first line → game ready, from `.mpy`",
+    "boot.longest_unfed_ms_mpy": "start-up: the longest stretch the armed watchdog (4 s) goes unfed, from `.mpy`",
     "boot.first_light_ms_est_mpy_host": "start-up: first line → first light, from `.mpy`, PC (unix VM)",
     "boot.ready_ms_est_mpy_host": "start-up: first line → game ready, from `.mpy`, PC (unix VM)",
     "boot.mpy": "start-up from `.mpy`",

@@ -1,7 +1,7 @@
 """`make mutants`: the project's own mutation testing. Each mutation is one small fault put into one
 line of a copy of the checkout (a comparison turned, `and` for `or`, a `not` dropped, a constant
-nudged, True for False); the tests that import the mutated module run against the copy, and a
-mutation no test notices is a survivor. Written to mutants-report.txt: each folder's count and its
+nudged, True for False); the tests that import the mutated module, and its folder's own app-level
+test files (FOLDER_TESTS), run against the copy, and a mutation no test notices is a survivor. Written to mutants-report.txt: each folder's count and its
 survivors (file:line, the change). The working tree is never touched.
 
 Usage: python tests/mutants.py [FOLDER ...] [--every N] [--jobs N]
@@ -30,6 +30,12 @@ REPORT = ROOT / "mutants-report.txt"
 # only they would notice is counted a survivor, so the share errs high
 LEFT_OUT: list[str] = []  # the test files left out of this run, and why
 SLOW_FILE_S = 60  # a test file slower than this unmutated is left out too (said on stderr)
+# the folder's own app-level test files, run after those that import the module: a fault there is
+# seen in what a user gets (a deploy's files, a game's log), not only through the module's own name
+FOLDER_TESTS = {"firmware/pegcore": ("test_core_", "test_faults_core"), "firmware/pegfw": ("test_fw_", "test_faults_store"),
+                "host/pegboard/link": ("test_link_", "test_client_link", "test_faults_link"),
+                "host/pegboard/deploy": ("test_deploy", "test_faults_deploy", "test_guard_drive"),
+                "host/pegboard/web": ("test_faults_web", "test_faults_bridge", "test_faults_page_files", "test_page_twins")}
 SLOW_TESTS = ("test_e2e_", "test_soak", "test_web_", "test_tui_tmux", "test_pcb", "test_rp2040_", "test_bench_",
               "test_readme_", "test_chipvm", "test_thumbvm", "test_micropython_")
 
@@ -63,6 +69,12 @@ def candidates(path: Path, every: int) -> list[tuple[int, str, str]]:
             b = len(line) - len(line[b:].lstrip())  # the space after it goes too
         out.append((n, "%s to %s" % (tok.string, repl or "nothing"), line[:a] + repl + line[b:]))
     return out[::every]
+
+
+def folder_tests(folder: str) -> list[str]:
+    """The folder's own app-level test files (FOLDER_TESTS)."""
+    return sorted(str(p.relative_to(ROOT)) for p in (ROOT / "tests").glob("test_*.py")
+                  if p.name.startswith(FOLDER_TESTS.get(folder, ())))
 
 
 def tests_for(module_path: Path) -> list[str]:
@@ -169,7 +181,8 @@ def main(argv: list[str]) -> int:
     jobs = []
     for folder in args.folders:
         for module in sorted((ROOT / folder).rglob("*.py")):
-            tests = [t for t in tests_for(module) if not Path(t).name.startswith(SLOW_TESTS)]
+            tests = [t for t in sorted(set(tests_for(module)) | set(folder_tests(folder)))
+                     if not Path(t).name.startswith(SLOW_TESTS)]
             for line_no, name, new_line in candidates(module, args.every):
                 jobs.append((folder, module, line_no, name, new_line, tests))
     times = baseline(workers, sorted({t for j in jobs for t in j[5]}))
@@ -191,7 +204,7 @@ def main(argv: list[str]) -> int:
         killed = list(pool.map(one, jobs))
     while not workers.empty():
         workers.get().close()
-    report = ["mutants: %s; every %d candidate line; %d at once; the tests that import each module, but not %s"
+    report = ["mutants: %s; every %d candidate line; %d at once; the tests that import each module and the folder's own, but not %s"
               % (", ".join(args.folders), args.every, args.jobs, ", ".join(n + "*" for n in SLOW_TESTS))]
     report.append("test files left out: " + (", ".join(LEFT_OUT) or "none"))
     worst = 0.0

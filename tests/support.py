@@ -156,13 +156,14 @@ def output(hw):
 
 
 def ask(app, hw, cmd, passes=400, **args):
-    """One request, its one reply; a long request (solve) answers a few passes later."""
+    """One request, its one reply; a long request (solve, a job; records, a slice a pass) answers a
+    few passes later."""
     req = {"id": 7, "cmd": cmd}
     req.update(args)
     hw.serial.rx += (json.dumps(req) + "\n").encode()
     run(app, hw, 10)
     replies = [r for r in output(hw) if "event" not in r]
-    while not replies and app.job is not None and passes > 0:
+    while not replies and (app.job is not None or app.requests.working is not None) and passes > 0:
         run(app, hw, 10)
         passes -= 10
         replies = [r for r in output(hw) if "event" not in r]

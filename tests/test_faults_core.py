@@ -219,3 +219,20 @@ def test_a_finish_in_the_last_hole_is_kept_and_judged():
     assert mask == 1 << (last - 1)
     over = events(hw, "game_over")
     assert len(over) == 1 and over[0]["pegs_left"] == 1 and over[0]["in_finish"] is True, over
+
+
+# -- pegcore.hintfile: a damaged table refused at start-up --------------------------------------
+
+@pytest.mark.parametrize("k", [1 << 14, (1 << 14) + 1])
+def test_a_hint_table_whose_hash_multiplier_is_out_of_range_is_refused(k):
+    import io
+
+    from pegcore.hintfile import read
+
+    data = bytearray(Path(HINTS).read_bytes())
+    read(B, io.BytesIO(bytes(data)))  # the table as made loads
+    for at in (12, 14):  # k1, then k2: each must stay under 2**14
+        bad = bytearray(data)
+        bad[at], bad[at + 1] = k & 0xFF, k >> 8
+        with pytest.raises(ValueError, match="corrupt"):
+            read(B, io.BytesIO(bytes(bad)))

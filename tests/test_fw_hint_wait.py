@@ -139,3 +139,49 @@ def test_a_shows_frames_wait_for_the_hint_but_the_pegs_do_not():
     hw.sensors.set(hw.sensors.state ^ (1 << 3))  # a peg lifted: its lights at once
     run(app, hw, 5)
     assert len(hw.frames) == shown + 1
+
+
+def _kept_games(n):
+    """An NVM record holding `n` short finished games."""
+    from pegcore.rules import legal_jumps
+    from pegfw.store import Store
+
+    nvm = FlashNvm()
+    store = Store(nvm, 5)
+    for g in range(n):
+        mask = start_mask(B, 1 + g % 15)
+        store.new_game(mask)
+        for _ in range(3):
+            j = legal_jumps(B, mask)[0]
+            store.move(j)
+            mask ^= B.flip[j]
+        store.game_over(12)
+    return nvm
+
+
+def test_a_release_while_the_kept_games_are_read_is_answered_between_their_slices():
+    # `records` and `stats` read every kept game (~90 ms of the chip's time for a full log): a game
+    # a pass, so a release that comes meanwhile gets its hint within a pass, not after them all
+    for cmd in ("records", "stats"):
+        hw, app = make_app(HW(nvm=_kept_games(20)))
+        hw.sensors.set(START)
+        run(app, hw, 200)
+        output(hw)
+        hw.serial.rx += b'{"id": 5, "cmd": "%s"}\n' % cmd.encode()
+        run(app, hw, 2)
+        assert app.requests.working is not None  # under way
+        hw.button.set(1)
+        run(app, hw, 40)
+        hw.button.set(0)
+        passes = 0
+        while app.hint_ms is None and passes < 100:
+            run(app, hw, 1)
+            passes += 1
+        assert app.hint_ms is not None and app.requests.working is not None, cmd  # the hint came first
+        run(app, hw, 500)
+        lines = output(hw)
+        kinds = [x.get("event", "reply") for x in lines]
+        assert kinds.index("hint") < kinds.index("reply"), kinds
+        reply = [x for x in lines if "event" not in x][0]
+        assert reply["id"] == 5 and reply["ok"] is True
+        assert reply["total"] == 20 if cmd == "records" else reply["games"] == app.store.games

@@ -199,6 +199,27 @@ def test_keypad_debounce_threshold_counts_scans(chip):
     assert [(k, p) for k, p, _ in events(button)] == [(0, True)]
 
 
+def test_a_press_held_for_a_set_time_ends_on_the_fakes_clock_though_its_release_comes_late(chip):
+    # `press ms=10` on a busy PC: the simulator's release may come long after; the fakes let go
+    # after 10 ms of their own clock, so no scan sees the short press past the debounce
+    kp, board = chip.load("keypad"), chip.load("board")
+    button = kp.Keys((board.GP15,), value_when_pressed=False, pull=True, interval=0.02, max_events=16,
+                     debounce_threshold=3)
+    chip.advance(100)
+    t0 = chip.t
+    chip.tell(t="pins", s=0, b=1, at=t0, hold=10)
+    chip.advance(200)  # the firmware looks, the release not yet heard
+    assert events(button) == []
+    chip.pins(button=False, at=t0 + 10)  # the release's word, late
+    chip.advance(100)
+    assert events(button) == []
+    # held longer than the debounce: one press, then its release, with no word after the press
+    t1 = chip.t
+    chip.tell(t="pins", s=0, b=1, at=t1, hold=100)
+    chip.advance(300)
+    assert [(k, p) for k, p, _ in events(button)] == [(0, True), (0, False)]
+
+
 def test_keypad_value_when_pressed_and_pull_act_on_the_pins_levels(chip):
     # the sensors drive their pins low with a peg (hardware/README.md): value_when_pressed=True
     # inverts every key, as on the chip

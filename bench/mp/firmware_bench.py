@@ -90,10 +90,13 @@ class CountingSerial(fakehw.Serial):
         self.refused = 0
         self.no_memory = 0
         self.gave_up = 0
+        self.first_refusal = b""
 
     def write(self, b):
         b = bytes(b)  # MicroPython 1.19 (the chip VM) has no bytearray.count
         self.replies += b.count(b'"ok": true')
+        if b'"ok": false' in b and not self.refused:
+            self.first_refusal = b[:200]  # said when the scenario fails
         self.refused += b.count(b'"ok": false')
         self.no_memory += b.count(b'"no_memory"')
         self.gave_up += b.count(b'"search_limit"')
@@ -379,8 +382,8 @@ def main():
         advance(400)
         sample()
     if hw.serial.refused or hw.serial.replies - replies_before != len(REQUESTS):
-        print("requests failed: %d ok, %d refused (%d for no_memory)" % (
-            hw.serial.replies, hw.serial.refused, hw.serial.no_memory))
+        print("requests failed: %d ok, %d refused (%d for no_memory); the first: %s" % (
+            hw.serial.replies, hw.serial.refused, hw.serial.no_memory, hw.serial.first_refusal))
         sys.exit(NO_MEMORY if hw.serial.no_memory else 1)
     review_a_lost_game(app, hw, full, advance, sample)  # (its own frame: main's is on every pass's stack)
     puzzle_by_the_button(app, hw, full, advance, sample)

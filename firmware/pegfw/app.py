@@ -519,7 +519,8 @@ class App:
                 self.sound.poll(now)  # the next note when this one's time is up
             if self.updating and ticks_diff(now, self.quiet_until) >= 0:
                 self._quiet_over()  # no reset came: the deploy was given up, or failed
-            if self.store.low_on_room() and self._quiet(now) and not self.updating:
+            if self.store.low_on_room() and self._quiet(now) and not self.updating \
+                    and self.requests.working is None:  # (a request reading the kept games: not under it)
                 self.store.compact_step()  # the log nearly full: rewritten, a slice a pass, while nobody plays
             elif self.store.rewriting is not None:
                 self.store.compact_stop()  # someone plays again: a later quiet spell starts it over

@@ -4,6 +4,7 @@ which module answers what). Each handler takes (app, rid, req, now), as those of
 
 from pegcore.rules import holes_of
 from pegfw import VERSION, ondemand
+from pegfw.commands import Slices
 from pegfw.protocol import ProtocolError
 
 TYPE_CHECKING = False  # mypy takes it as True; no typing module needed on the chip
@@ -47,9 +48,15 @@ def cmd_theme(app, rid, req, now):
 
 
 def cmd_stats(app, rid, req, now):
-    # type: (App, object, dict, int) -> dict
+    # type: (App, object, dict, int) -> Slices
     """The games played, and the board's own figures since start-up (measured on the device, so a
     real board checks the estimates published from the simulator)."""
+    return Slices(_stats(app))
+
+
+def _stats(app):
+    """cmd_stats's reply: a collection, then the kept games' challenges a game a pass (reading them
+    all is one of the chip's longest requests)."""
     import gc
     from pegfw.app import MEM_FREE
 
@@ -57,17 +64,20 @@ def cmd_stats(app, rid, req, now):
     free = MEM_FREE() if MEM_FREE else None
     if free is not None and free < app.free_heap_low:
         app.free_heap_low = free  # this answer is a sample too: the lowest is never above it
+    yield None
     st = app.store
-    kept = ondemand.load("pegfw.store_games").challenge_totals(st, app.board)  # (dropped with the request)
-    return {"games": st.games, "wins": st.wins, "best": st.best or None, "abandoned": st.abandoned,
-            "challenges_kept": {"set": kept[0], "met": kept[1]}, "bests": len(st.bests) // 3,
-            "puzzles_solved": _bits(st.solved),
-            "nvm_writes": st.writes,
-            "nvm_erases": st.erases, "corrupt_record_ignored": st.corrupt,
-            "free_heap": free, "free_heap_lowest": app.free_heap_low,
-            "longest_pass_ms": app.longest_pass_ms, "last_hint_ms": app.hint_ms,
-            "button_debounce_ms": app.hw.debounce_ms, "loops": app.loops,
-            "errors": app.errors}
+    kept = [0, 0]  # challenges set, met
+    for _ in ondemand.load("pegfw.store_games").challenge_totals(st, app.board, kept):  # (dropped with the request)
+        yield None
+    yield {"games": st.games, "wins": st.wins, "best": st.best or None, "abandoned": st.abandoned,
+           "challenges_kept": {"set": kept[0], "met": kept[1]}, "bests": len(st.bests) // 3,
+           "puzzles_solved": _bits(st.solved),
+           "nvm_writes": st.writes,
+           "nvm_erases": st.erases, "corrupt_record_ignored": st.corrupt,
+           "free_heap": free, "free_heap_lowest": app.free_heap_low,
+           "longest_pass_ms": app.longest_pass_ms, "last_hint_ms": app.hint_ms,
+           "button_debounce_ms": app.hw.debounce_ms, "loops": app.loops,
+           "errors": app.errors}
 
 
 def _bits(data):

@@ -5,8 +5,8 @@ pegfw.position_requests, pegfw.board_requests and pegfw.store_records, compiled 
 and dropped after it (pegfw.ondemand), so the game keeps the heap.
 
 A handler takes (app, rid, req, now): the App, the request's id, the request (a dict) and the
-time in ticks; it returns the reply's fields, or DEFERRED when a job answers later, or raises
-ProtocolError."""
+time in ticks; it returns the reply's fields, or DEFERRED when a job answers later, or Slices
+when the answer is worked out a slice a pass, or raises ProtocolError."""
 
 from pegcore.rules import holes_of
 from pegfw.lights import estimate_ma
@@ -18,6 +18,16 @@ if TYPE_CHECKING:
 
 DEFERRED = object()  # a handler's answer when a job (pegfw.job) will reply later
 BUTTON = object()    # who asked, when it was the button (a request's id may be None)
+
+
+class Slices:
+    """A handler's answer worked out over several loop passes (a read of every kept game takes
+    the chip ~90 ms): `steps`, a generator, yields None after each slice and, last, the reply's
+    fields. A hint button's release is answered between slices (bench:
+    firmware.release_to_hint_lights); other requests wait their turn."""
+
+    def __init__(self, steps):
+        self.steps = steps
 
 EVERYDAY = "pegfw.commands"
 GAME = "pegfw.game_requests"

@@ -69,13 +69,12 @@ def met(board, start, code, moves):
     return left >= code - MOST_CODE if code > MOST_CODE else None
 
 
-def challenge_totals(store, board):
-    """[set, met] over the kept games that had a challenge (the `stats` request)."""
-    out = [0, 0]
+def challenge_totals(store, board, out):
+    """Counts into `out` ([set, met]) the kept games that had a challenge (the `stats` request), a
+    game at a time: a generator that yields after each (the request's slices, pegfw.commands.Slices)."""
     for start, code, result, moves, _secs in games(store, True):
         if code:
             out[0] += 1
             if result and met(board, start, code, moves):
                 out[1] += 1
-    return out
-
+        yield None

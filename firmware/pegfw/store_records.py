@@ -8,6 +8,7 @@ Apart from pegfw.store_log (start-up's replay), so that neither is too big to co
 game leaves."""
 
 from pegcore.rules import holes_of
+from pegfw.commands import Slices
 from pegfw.protocol import ProtocolError
 from pegfw.nvm_format import (CHUNK, HEAD, MAGIC, OVER, REC, RECT, SOLVED, TIME, VERSION, check2, crc32, mask_bytes,
                               seconds_bytes)
@@ -163,7 +164,7 @@ PAGE = 5  # games a reply: a game is at most ~250 bytes of JSON (13 moves), a pa
 
 
 def cmd_records(app, rid, req, now):
-    # type: (App, object, dict, int) -> dict
+    # type: (App, object, dict, int) -> Slices
     """The finished and abandoned games the board keeps, oldest first, PAGE a reply: `n` (1 the
     oldest kept), `start` (the pegs), `finish` (the challenge: the hole the last peg should end in,
     or null), `moves`, `result` (pegs left, or "abandoned"), `seconds` (its time on; null for a game
@@ -171,6 +172,11 @@ def cmd_records(app, rid, req, now):
     page = req.get("page", 0)
     if isinstance(page, bool) or not isinstance(page, int) or page < 0:
         raise ProtocolError("bad_args", "page must be 0 or more")
+    return Slices(_records(app, page))
+
+
+def _records(app, page):
+    """cmd_records's reply, a kept game a pass: reading them all is the chip's longest request."""
     board = app.board
     out = []
     total = 0
@@ -183,7 +189,8 @@ def cmd_records(app, rid, req, now):
                 _judge(board, game, start, code, moves, result)
             out.append(game)
         total += 1
-    return {"games": out, "page": page, "pages": (total + PAGE - 1) // PAGE, "total": total, "rows": board.rows}
+        yield None
+    yield {"games": out, "page": page, "pages": (total + PAGE - 1) // PAGE, "total": total, "rows": board.rows}
 
 
 def _judge(board, game, start, code, moves, result):

@@ -135,7 +135,7 @@ class ControlServer:
 
     def press(self, req: dict[str, Any], rid: Any) -> dict[str, Any]:
         ms = self._ms(req, 100, 60000)
-        self.sim.set_button(True)
+        self.sim.set_button(True, hold_ms=ms)  # the fakes let go after `ms` of their own clock
         self.sim.timers.after(ms / 1000, lambda: self.sim.set_button(False))
         return {"ms": ms}
 

@@ -282,22 +282,27 @@ class Simulator:
         self.pegs = mask & ((1 << self.holes) - 1)
         self._send_pins()
 
-    def set_button(self, down: bool) -> None:
+    def set_button(self, down: bool, hold_ms: int | None = None) -> None:
+        """The hint button down or up; `hold_ms`: down for that long, let go by the fakes themselves
+        at that time on their clock (a late release message from a busy PC would lengthen the press)."""
         self.button = int(down)
-        self._send_pins()
+        self._send_pins(hold_ms)
 
     def peg_list(self) -> list[int]:
         return [h for h in range(1, self.holes + 1) if self.pegs >> (h - 1) & 1]
 
-    def _send_pins(self) -> None:
+    def _send_pins(self, hold_ms: int | None = None) -> None:
         # "at": when the pins changed (a timer's due time: a bounce's chatter keeps its spacing even
         # when the timer runs late), on the clock the child's fakes read too (the PC's monotonic
         # clock in ms): the fake keypad's scans before then read the old levels
         at = self.timers.due if self.timers.due is not None else time.monotonic()
         # "timer": the change is a timer's (a press's release, a bounce's chatter), so its spacing from the
         # change before it is the point; a chip slower than the PC keeps it (the rp2040 runtime)
-        self.to_firmware({"t": "pins", "s": self.pegs, "b": self.button, "at": int(at * 1000),
-                          "timer": self.timers.due is not None})
+        msg: dict[str, Any] = {"t": "pins", "s": self.pegs, "b": self.button, "at": int(at * 1000),
+                               "timer": self.timers.due is not None}
+        if hold_ms is not None:
+            msg["hold"] = hold_ms
+        self.to_firmware(msg)
 
     # -- what the firmware says --------------------------------------------------------------
     def _from_child(self) -> None:

@@ -40,7 +40,12 @@
 #define MICROPY_OPT_MAP_LOOKUP_CACHE        (1)  // CIRCUITPY_OPT_MAP_LOOKUP_CACHE = full build
 #define MICROPY_OPT_MPZ_BITWISE             (0)
 #define MICROPY_OPT_CACHE_MAP_LOOKUP_IN_BYTECODE (0)
-#define MICROPY_PERSISTENT_CODE_LOAD        (0)  // CircuitPython: 1 (its own .mpy format); not here
+// CircuitPython loads .mpy (1); chipvm does not (0), thumbvm does (its Makefile sets it), for the
+// bench's .mpy figures (bench/mpy_drive.py). It costs the firmware some heap more, which
+// chipvm's heap figures leave out (docs/chip-runtime.md).
+#ifndef MICROPY_PERSISTENT_CODE_LOAD
+#define MICROPY_PERSISTENT_CODE_LOAD        (0)
+#endif
 
 #define MICROPY_PY_ARRAY                    (1)
 #define MICROPY_PY_ARRAY_SLICE_ASSIGN       (1)

@@ -127,6 +127,7 @@ def pump():
     for line in _lines():
         _heard_at = _ms()
         handle(json.loads(line))
+    _let_go()
 
 
 def handle(msg):
@@ -230,6 +231,7 @@ def ticks_of(ms):
 pins_version = 0  # counts the changes of `sensors` and `button`
 scanners = []     # each keypad scanner's catch-up: its scans up to a time (clock_ms)
 _changed_at = 0   # when they last changed
+_release_due = None  # a press held for a set time ("hold"): when the button goes up (clock_ms)
 
 
 def _pins(msg):
@@ -238,19 +240,38 @@ def _pins(msg):
     and it counts as now). First every keypad scanner catches up on the scans it made before then,
     with the old levels: the chip scans in the background while the firmware is busy, so a long
     pass misses no change (nor any chatter)."""
-    global sensors, button, started, pins_version, _changed_at
+    global started, _release_due
     when = clock_ms()
     age = (now_ms() - msg.get("at", now_ms())) & MASK
     if age < 60000:
         when -= age
+    _let_go()
+    if _release_due is not None and not msg["b"]:
+        _release_due = None  # up already, by the simulator's word
+    _levels(when, msg["s"], msg["b"])
+    if "hold" in msg:  # a press of a set length: up after it on this clock, however late its word comes
+        _release_due = max(when, _changed_at) + msg["hold"]
+    started = True
+
+
+def _levels(when, new_sensors, new_button):
+    """The levels from `when` (clock_ms) on, the scanners caught up with the old ones first."""
+    global sensors, button, pins_version, _changed_at
     when = max(when, _changed_at)
     for catch_up in scanners:
         catch_up(when - 1)
-    sensors = msg["s"]
-    button = msg["b"]
+    sensors = new_sensors
+    button = new_button
     _changed_at = when
     pins_version += 1
-    started = True
+
+
+def _let_go():
+    """A held press ends at its time."""
+    global _release_due
+    if _release_due is not None and clock_ms() >= _release_due:
+        due, _release_due = _release_due, None
+        _levels(due, sensors, 0)
 
 
 _wiring = None
