@@ -12,6 +12,7 @@ from pegboard.link.client import BoardClient
 from pegboard.sim.simulator import Simulator
 
 
+@pytest.mark.timeout(1200)  # 200 episodes: minutes alone, past 300 s beside two CPU-bound programs
 @settings(max_examples=200, deadline=None)
 @given(st.integers(0, 2**32 - 1))
 def test_random_episodes_on_the_main_loop(seed):
