@@ -210,7 +210,10 @@ def test_a_press_held_for_a_set_time_ends_on_the_fakes_clock_though_its_release_
     chip.tell(t="pins", s=0, b=1, at=t0, hold=10)
     chip.advance(200)  # the firmware looks, the release not yet heard
     assert events(button) == []
-    chip.pins(button=False, at=t0 + 10)  # the release's word, late
+    chip.pins([3], button=True, at=t0 + 150)  # a peg placed before that word: the button stays up
+    chip.advance(100)
+    assert events(button) == []
+    chip.pins([3], button=False, at=t0 + 10)  # the release's word, late
     chip.advance(100)
     assert events(button) == []
     # held longer than the debounce: one press, then its release, with no word after the press

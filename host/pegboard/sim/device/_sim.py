@@ -232,6 +232,7 @@ pins_version = 0  # counts the changes of `sensors` and `button`
 scanners = []     # each keypad scanner's catch-up: its scans up to a time (clock_ms)
 _changed_at = 0   # when they last changed
 _release_due = None  # a press held for a set time ("hold"): when the button goes up (clock_ms)
+_let_go_early = False  # that press ended here before the simulator said so
 
 
 def _pins(msg):
@@ -240,15 +241,19 @@ def _pins(msg):
     and it counts as now). First every keypad scanner catches up on the scans it made before then,
     with the old levels: the chip scans in the background while the firmware is busy, so a long
     pass misses no change (nor any chatter)."""
-    global started, _release_due
+    global started, _release_due, _let_go_early
     when = clock_ms()
     age = (now_ms() - msg.get("at", now_ms())) & MASK
     if age < 60000:
         when -= age
     _let_go()
-    if _release_due is not None and not msg["b"]:
-        _release_due = None  # up already, by the simulator's word
-    _levels(when, msg["s"], msg["b"])
+    down = msg["b"]
+    if "hold" in msg or not down:
+        _let_go_early = False  # a new press, or the simulator's own word that the button is up
+        _release_due = None
+    elif _let_go_early:
+        down = 0  # a peg moved before the simulator's late word of a held press's end: it is over
+    _levels(when, msg["s"], down)
     if "hold" in msg:  # a press of a set length: up after it on this clock, however late its word comes
         _release_due = max(when, _changed_at) + msg["hold"]
     started = True
@@ -268,9 +273,10 @@ def _levels(when, new_sensors, new_button):
 
 def _let_go():
     """A held press ends at its time."""
-    global _release_due
+    global _release_due, _let_go_early
     if _release_due is not None and clock_ms() >= _release_due:
         due, _release_due = _release_due, None
+        _let_go_early = True
         _levels(due, sensors, 0)
 
 
