@@ -307,7 +307,7 @@ def test_without_full_fsync_macos_falls_back_to_fsync(tmp_path, monkeypatch):
     monkeypatch.delattr(fcntl, "F_FULLFSYNC")
     with open(tmp_path / "g", "wb") as g:
         write.flush_to_device(g.fileno())
-        assert synced[-1] == g.fileno()
+        assert len(synced) == 2 and synced[-1] == g.fileno()  # (the fd number may be f's again)
 
 
 def test_a_write_that_fails_says_what_to_do(capsys, tmp_path, monkeypatch):

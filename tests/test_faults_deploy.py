@@ -112,3 +112,37 @@ def test_a_boot_out_txt_that_is_a_link_is_not_read_through(tmp_path):
     (d / "boot_out.txt").unlink()
     (d / "boot_out.txt").write_text(elsewhere.read_text())
     assert read_boot_out(d).startswith("Adafruit CircuitPython 9.2.1")
+
+
+def test_prepare_compiles_the_modules_unless_told_not_to(tmp_path):
+    from pegboard.deploy.install import prepare
+
+    tool = _tool(tmp_path, "CircuitPython 9.2.1 on 2025-01-01; mpy-cross emitting mpy v6.1")
+    staged = prepare(fresh_drive(tmp_path), mpy_cross=str(tool))  # what `pegboard deploy` does by default
+    names = [rel for rel, _ in staged.files]
+    assert staged.report.compiled and "pegfw/app.mpy" in names and "pegfw/app.py" not in names
+    staged = prepare(tmp_path / "CIRCUITPY", mpy_cross=str(tool), compile_modules=False)  # --py
+    assert not staged.report.compiled and "pegfw/app.py" in [rel for rel, _ in staged.files]
+
+
+def test_a_file_deeper_than_the_drives_folders_gets_its_folders_made(tmp_path):
+    from pegboard.deploy.write import write_file
+
+    d = fresh_drive(tmp_path)
+    write_file(d, "lib/extra/more/deep.py", b"x = 1\n")
+    assert (d / "lib" / "extra" / "more" / "deep.py").read_bytes() == b"x = 1\n"
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="statvfs is POSIX's")
+def test_the_drives_cluster_is_its_fragment_size_else_its_block_size(tmp_path, monkeypatch):
+    import os
+
+    from pegboard.deploy import space
+
+    class Stat:
+        f_frsize, f_bsize, f_blocks, f_bfree, f_bavail = 1024, 4096, 1000, 500, 500
+
+    monkeypatch.setattr(os, "statvfs", lambda p: Stat())
+    assert space.room(tmp_path).cluster == 1024  # what a file's size is rounded up to
+    Stat.f_frsize = 0  # a file system that leaves it out
+    assert space.room(tmp_path).cluster == 4096

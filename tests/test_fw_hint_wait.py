@@ -185,3 +185,27 @@ def test_a_release_while_the_kept_games_are_read_is_answered_between_their_slice
         reply = [x for x in lines if "event" not in x][0]
         assert reply["id"] == 5 and reply["ok"] is True
         assert reply["total"] == 20 if cmd == "records" else reply["games"] == app.store.games
+
+
+def test_a_request_waiting_as_a_pass_begins_is_answered_before_that_pass_reads_the_pegs():
+    # lines are read twice a pass (after the button, and after the pegs): a request that came in
+    # the last pass's second half is not held for this pass's polls (bench: request_to_hint_lights_p99)
+    hw, app = game()
+    hw.sensors.set(START & ~(1 << 14))  # peg 15 lifted as the request comes
+    hw.serial.rx += b'{"id": 5, "cmd": "state"}\n'
+    app.step()
+    reply = [x for x in output(hw) if x.get("id") == 5]
+    assert reply and 15 in reply[0]["pegs"], reply  # answered first: the pegs as they were asked about
+    hw.serial.rx += b'{"id": 6, "cmd": "state"}\n'
+    run(app, hw, 20)
+    assert [15 in x["pegs"] for x in output(hw) if x.get("id") == 6] == [False]  # the lift is read, not lost
+
+
+def test_a_pass_that_read_its_lines_early_does_not_read_again():
+    hw, app = game()
+    hw.serial.rx += b'{"id": 7, "cmd": "state"}\n'
+    real = app.requests.serve
+    calls = []
+    app.requests.serve = lambda now: (calls.append(now), real(now))
+    app.step()
+    assert len(calls) == 1 and [x["id"] for x in output(hw) if "id" in x] == [7]

@@ -41,14 +41,19 @@ CLOCK = Clock()
 
 def uncharged(fn):
     """`fn` of a fake whose real counterpart is C (keypad's queue, usb_cdc): its Python time here
-    is not the chip's, so the clock stops while it runs (the few µs of the C call are left out)."""
-    def call(*a):
+    is not the chip's, so the clock stops while it runs (the few µs of the C call are left out).
+    One or two arguments, no `*a`: a tuple a call would be garbage the chip's C call never makes,
+    and the heap's collections would come sooner here than on the chip."""
+    def call(a, b=_NO_ARG):
         t = cpu_us()
         try:
-            return fn(*a)
+            return fn(a) if b is _NO_ARG else fn(a, b)
         finally:
             CLOCK.stalled -= (cpu_us() - t) & (WRAP_US - 1)
     return call
+
+
+_NO_ARG = object()
 
 
 def later(a, b):

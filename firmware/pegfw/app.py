@@ -492,9 +492,18 @@ class App:
     def step(self):
         """One pass of the main loop: never waits for anything."""
         now = self.hw.ticks_ms()
+        early = False
         try:
             if not self.starting:  # (a press waits in its queue until the pegs are read)
                 self._poll_button(now)  # first: a release that came during the last pass is answered now
+                # then a line that came in the last pass's second half (lines are read twice a pass, so a
+                # laptop's `hint` waits half a pass at most to be read: bench request_to_hint_lights_p99);
+                # not while a release is coming, events are held, hints wait their turn or a request is
+                # answered in slices; a pass that read early does not read again
+                early = self.link.held is None and not self.deferred and self.requests.working is None \
+                    and self.link.waiting() and not self._hint_coming(now)
+                if early:
+                    self.requests.serve(now)
             self._poll_sensors(now)
             if not self.starting:
                 self._poll_button(now)  # and one that came while the pegs were read
@@ -510,7 +519,8 @@ class App:
                 while self.deferred:
                     fn, args = self.deferred.pop(0)
                     fn(*args)
-                self.requests.serve(now)
+                if not early:
+                    self.requests.serve(now)
             if self.job is not None:
                 self.job.run(self)
             if not hint_coming or self.tracker.version != self.base_version:

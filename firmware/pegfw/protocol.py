@@ -146,6 +146,14 @@ class Link:
         self.buf = bytearray()
         self.discarding = False
 
+    def waiting(self):
+        """Bytes from the host are waiting (a C property on the chip: cheap to ask every pass)."""
+        s = self.serial
+        try:
+            return s is not None and s.in_waiting > 0
+        except OSError:
+            return False
+
     def has_room(self):
         """Room for another request's reply (a state reply is the largest, ~1 KB)."""
         return len(self.out) < OUT_LIMIT - 1500

@@ -115,8 +115,8 @@ def drive_files(compiler: mpycross.MpyCross | None) -> list[tuple[str, bytes]]:
     return files
 
 
-def stage(drive: Path, info: DriveInfo, settings: Path | None = None, board: str | None = None,
-          mpy_cross: str | None = None, compile_modules: bool = True) -> Staged:
+def stage(drive: Path, info: DriveInfo, settings: Path | None, board: str | None, mpy_cross: str | None,
+          compile_modules: bool) -> Staged:
     """Read, compile, merge and check everything for a deploy onto `drive` (`info`: its boot_out.txt,
     already checked); DeployError before anything is written."""
     src_settings, override, label = choose_settings(info, board, settings)
