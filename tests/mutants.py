@@ -1,7 +1,9 @@
 """`make mutants`: the project's own mutation testing. Each mutation is one small fault put into one
 line of a copy of the checkout (a comparison turned, `and` for `or`, a `not` dropped, a constant
 nudged, True for False); the tests that import the mutated module, and its folder's own app-level
-test files (FOLDER_TESTS), run against the copy, and a mutation no test notices is a survivor. Written to mutants-report.txt: each folder's count and its
+test files (FOLDER_TESTS), run against the copy: first those that run the mutated line (coverage,
+measured once on the unmutated copy), then, if they pass, the rest (a line may run only in a program a
+test starts); a mutation no test notices is a survivor. Written to mutants-report.txt: each folder's count and its
 survivors (file:line, the change). The working tree is never touched.
 
 Usage: python tests/mutants.py [FOLDER ...] [--every N] [--jobs N]
@@ -43,7 +45,9 @@ SLOW_TESTS = ("test_e2e_", "test_soak", "test_web_", "test_tui_tmux", "test_pcb"
 # docstrings are not code and are never touched (Python's own tokenizer tells them apart)
 SWAPS = {"<=": "<", ">=": ">", "<": "<=", ">": ">=", "==": "!=", "!=": "==", "and": "or", "or": "and",
          "True": "False", "False": "True", "+": "-", "-": "+", "not": ""}
-SKIP_LINES = ("import ", "from ", "assert ", "raise ", "print(", "def ", "class ", "@")
+# TYPE_CHECKING = False is mypy's constant: True imports typing, the same program on CPython; only the chip
+# runtimes (left out: SLOW_TESTS) would notice, so it is no candidate
+SKIP_LINES = ("import ", "from ", "assert ", "raise ", "print(", "def ", "class ", "@", "TYPE_CHECKING = ")
 
 
 def candidates(path: Path, every: int) -> list[tuple[int, str, str]]:
@@ -114,14 +118,17 @@ class Worker:
         self.copy = Path(tempfile.mkdtemp(prefix="pegboard-mutants-"))
         self.links = copy_checkout(self.copy)
 
-    def run(self, tests: list[str], timeout_s: float) -> tuple[bool, float]:
-        """(whether the tests failed, seconds taken); a run over its time counts as a failure."""
+    def run(self, tests: list[str], timeout_s: float, coverage_file: Path | None = None) -> tuple[bool, float]:
+        """(whether the tests failed, seconds taken); a run over its time counts as a failure. With
+        `coverage_file`, the lines the tests ran (in this process: not in programs they start) are
+        written there."""
         env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(self.copy / "host"), str(self.links)]))
         started = time.monotonic()
+        measure = [] if coverage_file is None else ["-m", "coverage", "run", "--data-file", str(coverage_file)]
         # a session of its own: on a time-out the tests and every program they started end with it
-        p = subprocess.Popen([sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider", "-o", "addopts=",
-                              "-m", "not soak", *tests], cwd=self.copy, env=env, stdout=subprocess.DEVNULL,
-                             stderr=subprocess.DEVNULL, start_new_session=True)
+        p = subprocess.Popen([sys.executable, *measure, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider",
+                              "-o", "addopts=", "-m", "not soak", *tests], cwd=self.copy, env=env,
+                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
         try:
             code = p.wait(timeout_s)
         except subprocess.TimeoutExpired:
@@ -147,14 +154,56 @@ class Worker:
         shutil.rmtree(self.copy, ignore_errors=True)
 
 
-def baseline(pool_workers: queue.Queue[Worker], files: list[str]) -> dict[str, float]:
-    """Each test file's time on the unmutated copy; a file that fails unmutated is left out (it
-    would count every mutation as killed)."""
+Covered = dict[str, dict[str, set[int]]]  # test file -> module (relative path) -> the lines it ran
+
+
+def ran_lines(data_file: Path, copy: Path) -> dict[str, set[int]]:
+    """The lines of the checkout's own modules a coverage data file holds, by path in the checkout."""
+    import coverage
+
+    data = coverage.CoverageData(basename=str(data_file))
+    data.read()
+    out: dict[str, set[int]] = {}
+    for name in data.measured_files():
+        try:
+            rel = Path(os.path.realpath(name)).relative_to(os.path.realpath(copy)).as_posix()
+        except ValueError:
+            continue  # the standard library's, a dependency's
+        out[rel] = set(data.lines(name) or ())
+    return out
+
+
+def statement_lines(path: Path) -> dict[int, range]:
+    """Each line of a module -> the lines of the simple statement, or compound statement's header, it is
+    part of (a condition spread over lines runs as any one of them)."""
+    import ast
+
+    spans: dict[int, range] = {}
+    for node in ast.walk(ast.parse(path.read_text())):
+        if not isinstance(node, ast.stmt):
+            continue
+        body = getattr(node, "body", None)
+        end = body[0].lineno - 1 if isinstance(body, list) and body and isinstance(body[0], ast.stmt) \
+            else (node.end_lineno or node.lineno)
+        lines = range(node.lineno, max(end, node.lineno) + 1)
+        for n in lines:
+            if n not in spans or len(lines) < len(spans[n]):
+                spans[n] = lines
+    return spans
+
+
+def baseline(pool_workers: queue.Queue[Worker], files: list[str]) -> tuple[dict[str, float], Covered]:
+    """Each test file's time on the unmutated copy (under coverage, which slows it) and the lines it
+    runs; a file that fails unmutated is left out (it would count every mutation as killed)."""
+    covered: Covered = {}
 
     def one(f: str) -> tuple[str, bool, float]:
         w = pool_workers.get()
         try:
-            failed, took = w.run([f], SLOW_FILE_S * 2)
+            data = w.copy / (".coverage-" + Path(f).stem)
+            failed, took = w.run([f], SLOW_FILE_S * 2, data)
+            if not failed and data.exists():
+                covered[f] = ran_lines(data, w.copy)
         finally:
             pool_workers.put(w)
         return f, failed, took
@@ -165,7 +214,14 @@ def baseline(pool_workers: queue.Queue[Worker], files: list[str]) -> dict[str, f
         if took > SLOW_FILE_S or failed:
             LEFT_OUT.append("%s (%s)" % (f, "over %d s" % SLOW_FILE_S if took > SLOW_FILE_S else "fails unmutated"))
             print("mutants: left out " + LEFT_OUT[-1], file=sys.stderr)
-    return {f: took for f, failed, took in results if not failed and took <= SLOW_FILE_S}
+    return {f: took for f, failed, took in results if not failed and took <= SLOW_FILE_S}, covered
+
+
+def running(tests: list[str], covered: Covered, rel: str, lines: range) -> list[str]:
+    """Those of `tests` that ran any of `lines` of module `rel`; all of them when none did in its own
+    process (the line may run only in a program a test starts, a simulated board's)."""
+    mine = [t for t in tests if any(n in covered.get(t, {}).get(rel, ()) for n in lines)]
+    return mine or tests
 
 
 def main(argv: list[str]) -> int:
@@ -185,15 +241,24 @@ def main(argv: list[str]) -> int:
                      if not Path(t).name.startswith(SLOW_TESTS)]
             for line_no, name, new_line in candidates(module, args.every):
                 jobs.append((folder, module, line_no, name, new_line, tests))
-    times = baseline(workers, sorted({t for j in jobs for t in j[5]}))
+    times, covered = baseline(workers, sorted({t for j in jobs for t in j[5]}))
+    spans = {m: statement_lines(m) for m in {j[1] for j in jobs}}
 
     def one(job: tuple) -> bool:
         tests = sorted((t for t in job[5] if t in times), key=times.__getitem__)  # the quick ones first
         if not tests:
             return False
+        # only the files that run the line (coverage, at the baseline): one that never runs it cannot notice it
+        rel = job[1].relative_to(ROOT).as_posix()
+        first = running(tests, covered, rel, spans[job[1]].get(job[2], range(job[2], job[2] + 1)))
+        rest = [t for t in tests if t not in first]
         w = workers.get()
         try:
-            killed = w.mutant(job[1], job[2], job[4], tests, 30 + 4 * sum(times[t] for t in tests))
+            killed = w.mutant(job[1], job[2], job[4], first, 30 + 4 * sum(times[t] for t in first))
+            if not killed and rest:
+                # the line may run only in a program a test starts (a hub, a simulated board): the rest
+                # try it before it counts as a survivor
+                killed = w.mutant(job[1], job[2], job[4], rest, 30 + 4 * sum(times[t] for t in rest))
         finally:
             workers.put(w)
         print("mutants: %s:%d %s: %s" % (job[1].relative_to(ROOT), job[2], job[3], "killed" if killed else "SURVIVED"),
@@ -204,7 +269,7 @@ def main(argv: list[str]) -> int:
         killed = list(pool.map(one, jobs))
     while not workers.empty():
         workers.get().close()
-    report = ["mutants: %s; every %d candidate line; %d at once; the tests that import each module and the folder's own, but not %s"
+    report = ["mutants: %s; every %d candidate line; %d at once; the tests that import each module and the folder's own (those that run the line first), but not %s"
               % (", ".join(args.folders), args.every, args.jobs, ", ".join(n + "*" for n in SLOW_TESTS))]
     report.append("test files left out: " + (", ".join(LEFT_OUT) or "none"))
     worst = 0.0

@@ -308,6 +308,10 @@ def test_without_full_fsync_macos_falls_back_to_fsync(tmp_path, monkeypatch):
     with open(tmp_path / "g", "wb") as g:
         write.flush_to_device(g.fileno())
         assert len(synced) == 2 and synced[-1] == g.fileno()  # (the fd number may be f's again)
+    monkeypatch.setitem(sys.modules, "fcntl", None)  # no fcntl at all: `import fcntl` fails
+    with open(tmp_path / "h", "wb") as h:
+        write.flush_to_device(h.fileno())
+        assert len(synced) == 3
 
 
 def test_a_write_that_fails_says_what_to_do(capsys, tmp_path, monkeypatch):

@@ -378,3 +378,75 @@ def test_a_deployed_drive_answers_the_reverse_game_from_its_ends_table(capsys, t
         assert r["reachable"] is True
         h = c.request("hint")
         assert h["challenge"] == r["challenge"] and h["reachable"] is True and h["move"], h
+
+
+# -- the hub's writer thread (pegboard.link.board_writer), on a stand-in port ---------------------
+
+class FlakyPort:
+    """A SerialLink's face to BoardWriter: its writes fail as scripted (NoBoard codes), the hub's
+    loop reopening it (`reopen`) as the real loop does."""
+
+    def __init__(self, failures):
+        from pegboard.link.errors import NoBoard
+
+        self.NoBoard = NoBoard
+        self.failures = list(failures)
+        self.written = []
+        self.reconnects = 1
+        self.is_open = True
+        self.reconnect_for = 2.0
+        self.tried = threading.Event()
+
+    def write(self, data, reconnect=True):
+        assert reconnect is False  # the writer never reopens the port: the hub's loop does
+        self.tried.set()
+        if self.failures:
+            code = self.failures.pop(0)
+            self.is_open = False
+            raise self.NoBoard("the port failed", code)
+        self.written.append(data)
+
+    def reopen(self):
+        self.is_open = True
+        self.reconnects += 1
+
+
+def _writer(port):
+    from pegboard.link.board_writer import BoardWriter
+
+    w = BoardWriter(port)
+    w.start()
+    return w
+
+
+def test_a_line_that_met_a_failed_port_goes_out_once_on_the_port_that_comes_back():
+    port = FlakyPort(["gone"])
+    w = _writer(port)
+    w.put(b'{"id": 1, "cmd": "state"}\n')
+    assert port.tried.wait(10)
+    port.reopen()  # the hub's loop has the board back
+    deadline = time.monotonic() + 10
+    while w.queued() and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert port.written == [b'{"id": 1, "cmd": "state"}\n'] and w.failure is None and w.queued() == 0
+    w.close()
+    w.join(10)
+
+
+def test_a_board_that_takes_nothing_for_the_write_timeout_is_reported_gone_and_its_queue_dropped():
+    port = FlakyPort(["write_timeout"])
+    w = _writer(port)
+    w.put(b"a\n")
+    w.put(b"b\n")
+    w.join(10)  # the thread ends with its failure: the hub reports the board gone
+    assert not w.is_alive() and w.failure is not None and w.failure.code == "write_timeout"
+    assert w.queued() == 0 and port.written == []
+    w.put(b"c\n")  # nothing queued after the failure
+    assert w.queued() == 0
+
+
+def test_the_writer_never_keeps_a_program_from_exiting():
+    from pegboard.link.board_writer import BoardWriter
+
+    # a board that never takes a byte leaves the thread in its write: the program still ends
+    assert BoardWriter(FlakyPort([])).daemon
