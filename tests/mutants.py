@@ -34,7 +34,7 @@ LEFT_OUT: list[str] = []  # the test files left out of this run, and why
 SLOW_FILE_S = 60  # a test file slower than this unmutated is left out too (said on stderr)
 # the folder's own app-level test files, run after those that import the module: a fault there is
 # seen in what a user gets (a deploy's files, a game's log), not only through the module's own name
-FOLDER_TESTS = {"firmware/pegcore": ("test_core_", "test_faults_core"), "firmware/pegfw": ("test_fw_", "test_faults_store"),
+FOLDER_TESTS = {"firmware/pegcore": ("test_core_", "test_faults_core"), "firmware/pegfw": ("test_fw_", "test_faults_store", "test_senses.py", "test_peg_colours", "test_roles_from_state"),
                 "host/pegboard/link": ("test_link_", "test_client_link", "test_faults_link"),
                 "host/pegboard/deploy": ("test_deploy", "test_faults_deploy", "test_guard_drive"),
                 "host/pegboard/web": ("test_faults_web", "test_faults_bridge", "test_faults_page_files", "test_page_twins")}

@@ -85,26 +85,34 @@ def test_a_puzzle_is_lit_set_played_won_and_kept_solved_across_a_power_cut():
     assert ask(app2, hw2, "puzzle")["n"] == 1
 
 
-def test_three_quick_presses_set_up_the_next_unsolved_puzzle_and_two_still_set_a_challenge():
-    hw, app = board()
-    for _ in range(3):  # three short presses, 100 ms apart
+def presses(hw, app, n, apart_ms):
+    """n short presses (60 ms down), `apart_ms` between a release and the next press."""
+    for _ in range(n):
         hw.button.set(1)
         run(app, hw, 60)
         hw.button.set(0)
-        run(app, hw, 100)
+        run(app, hw, apart_ms)
+
+
+def test_three_quick_presses_set_up_the_next_unsolved_puzzle_and_two_still_set_a_challenge():
+    hw, app = board()
+    presses(hw, app, 3, 100)
     got = output(hw)
     puzzle = [e for e in got if e.get("event") == "puzzle"]
     assert len(puzzle) == 1 and puzzle[0]["n"] == 1
     assert ask(app, hw, "state")["target"] == puzzle[0]["pegs"]
     # slow presses are hints, never a puzzle
     hw, app = board()
-    for _ in range(3):
-        hw.button.set(1)
-        run(app, hw, 60)
-        hw.button.set(0)
-        run(app, hw, 600)
+    presses(hw, app, 3, 600)
     got = output(hw)
     assert not [e for e in got if e.get("event") == "puzzle"] and len([e for e in got if e.get("event") == "hint"]) == 3
+
+
+def test_three_more_quick_presses_set_up_a_puzzle_again():
+    """Six quick presses are two threes (a count starts again after three), never a fourth press."""
+    hw, app = board()
+    presses(hw, app, 6, 100)
+    assert len([e for e in output(hw) if e.get("event") == "puzzle"]) == 2
 
 
 def test_the_puzzle_of_the_day_and_a_grade_are_what_the_table_says():

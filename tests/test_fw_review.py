@@ -145,7 +145,17 @@ def test_a_kept_game_is_reviewed_by_its_number_and_a_won_one_has_nothing_lost():
     assert not r["ok"] and r["error"] == "bad_args"
 
 
-def test_a_finish_hole_games_lost_win_is_the_finish():
+def test_a_finish_hole_games_lost_win_is_the_finish_and_its_table_file_is_closed(monkeypatch):
+    import pegcore.finishfile
+
+    opened = []
+
+    class Seen(pegcore.finishfile.FinishTable):
+        def __init__(self, *a):
+            super().__init__(*a)
+            opened.append(self)
+
+    monkeypatch.setattr(pegcore.finishfile, "FinishTable", Seen)
     rnd = random.Random(3)
     start, jumps, k = lost_game(rnd, empty=1, finish=1)
     h = Hands(FlashNvm())
@@ -159,6 +169,7 @@ def test_a_finish_hole_games_lost_win_is_the_finish():
     output(h.hw)
     r = ask(h.app, h.hw, "review")
     assert r["finish"] == 1
+    assert opened and all(t.f.closed for t in opened)  # the chip has few file handles: none kept
     before = check_review(r, B, start, jumps, k, finish=1)
     h.set(before)
     h.run(100)
