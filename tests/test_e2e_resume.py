@@ -104,14 +104,3 @@ def test_the_client_reports_moves_missed_while_unplugged(tmp_path):
         resync = [e for e in got if e.get("event") == "resync"]
         assert resync and resync[-1]["missed"] == [] and resync[-1]["rebooted"]
         b.close()
-
-
-def test_resync_event_compares_what_was_known():
-    from pegboard.link.client import resync_event
-
-    old = {"seq": 40, "empty_start": 1, "moves": [[4, 2, 1], [6, 5, 4]], "mode": "play"}
-    st = {"seq": 45, "empty_start": 1, "moves": [[4, 2, 1], [1, 3, 6], [7, 4, 2]]}
-    e = resync_event("gap", old, st)
-    assert e["missed"] == [[1, 3, 6], [7, 4, 2]] and e["undone"] == [[6, 5, 4]] and not e["new_game"]
-    e = resync_event("reconnect", old, {"seq": 3, "empty_start": 5, "moves": [[14, 9, 5]]})
-    assert e["new_game"] and e["rebooted"] and e["missed"] == [[14, 9, 5]]

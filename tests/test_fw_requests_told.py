@@ -2,7 +2,7 @@
 happy path: a press reported as a press, the challenge's tables loaded once a game, each best
 named with its own challenge, a puzzle's `done`, a request whose
 newline comes in a read of its own or after a blank or unreadable line, events with no port, the "pegs" theme's peg
-landing in hole 1, a guide whose next move is the board's jump 0."""
+landing in hole 1, a guide whose next move is the board's jump 0, a demo from an empty hole."""
 
 from fakehw import HW, make_app, run
 from support import ask, output
@@ -130,3 +130,11 @@ def test_a_guide_lights_its_next_move_whichever_jump_it_is():
     assert ask(app, hw, "state")["show"]["move"] == [1, 2, 4]
     frame = hw.frames[-1]  # (scaled by the brightness): from, over and to each its own colour, none a plain peg's
     assert len({frame[0], frame[1], frame[3], frame[2]}) == 4
+
+
+def test_a_demo_from_an_empty_hole_starts_from_the_board_less_that_hole():
+    hw, app = game()
+    r = ask(app, hw, "demo", empty=5)
+    assert r["ok"], r
+    shown = ask(app, hw, "state")["show"]
+    assert shown["kind"] == "demo" and shown["pegs"] == [h for h in range(1, 16) if h != 5]

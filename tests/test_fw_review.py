@@ -122,6 +122,14 @@ def test_a_short_press_after_a_lost_game_reviews_it():
     assert h.hw.frames[-1] != h.hw.frames[0]
 
 
+def test_the_game_just_lost_is_reviewed_by_its_number_before_another_begins():
+    start, jumps, k = lost_game(random.Random(5), empty=1)
+    h = Hands(FlashNvm())
+    play(h, start, jumps)
+    r = ask(h.app, h.hw, "review", game=1)  # the game over is still the log's game in progress
+    check_review(r, B, start, jumps, k)
+
+
 def test_a_kept_game_is_reviewed_by_its_number_and_a_won_one_has_nothing_lost():
     from pegcore.solver import Solver
 

@@ -66,7 +66,8 @@ def _start_hub(port: str, refind: bool) -> dict[str, Any]:
             log_path.unlink()
     except OSError:
         pass
-    kw: dict[str, Any] = {"stdin": subprocess.DEVNULL, "stdout": subprocess.PIPE, "close_fds": True}
+    # no descriptor of ours but these goes with it (close_fds is the default)
+    kw: dict[str, Any] = {"stdin": subprocess.DEVNULL, "stdout": subprocess.PIPE}
     if sys.platform == "win32":  # its own process group, no console: Ctrl-C in this window must not end it
         kw["creationflags"] = 0x00000200 | 0x00000008  # CREATE_NEW_PROCESS_GROUP | DETACHED_PROCESS
     else:

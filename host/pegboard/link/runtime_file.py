@@ -118,7 +118,7 @@ def remove(path: Path | None) -> None:
 
 def alive(pid: Any) -> bool:
     """Whether process `pid` runs (on Windows, without signalling it: os.kill there would end it)."""
-    if not isinstance(pid, int) or pid <= 0:
+    if isinstance(pid, bool) or not isinstance(pid, int) or pid <= 0:  # a runtime file's `true` is no process 1
         return False
     if sys.platform == "win32":
         import ctypes
