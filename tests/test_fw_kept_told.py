@@ -47,14 +47,19 @@ def test_a_kept_game_claiming_more_pegs_left_than_holes_ends_the_record():
     assert got["total"] == 1 and [g["result"] for g in got["games"]] == [left], got
 
 
-def test_challenges_kept_are_counted_met_only_when_met():
+def test_challenges_kept_are_counted_and_listed_met_only_when_met():
     moves, left = greedy(start_mask(B, 1))
     assert left > 1
     met = store_records.record_entry(Store(None, 5), start_mask(B, 1), LEAVE_CODE + left, left, moves, 30)
     missed = store_records.record_entry(Store(None, 5), start_mask(B, 1), LEAVE_CODE + left - 1, left, moves, 30)
-    hw, app = make_app(HW(nvm=kept(met, missed, won(3))))
+    # abandoned at the same position (no result): it did not meet the challenge, though its end would have
+    left_off = store_records.record_entry(Store(None, 5), start_mask(B, 1), LEAVE_CODE + left, 0, moves, 30)
+    hw, app = make_app(HW(nvm=kept(met, missed, left_off, won(3))))
     st = ask(app, hw, "stats")
-    assert st["challenges_kept"] == {"set": 2, "met": 1}, st
+    assert st["challenges_kept"] == {"set": 3, "met": 1}, st
+    games = ask(app, hw, "records")["games"]
+    assert [(g["challenge"], g["met"]) for g in games[:3]] == [
+        ("leave:%d" % left, True), ("leave:%d" % (left - 1), False), ("leave:%d" % left, False)], games
 
 
 def test_a_board_with_no_nvm_plays_and_keeps_nothing():

@@ -200,7 +200,7 @@ def check_pins(c, lookup):
             continue
         found[name] = pin
         for other_pin, other in seen:
-            if other_pin is pin or other_pin == pin:
+            if other_pin is pin:
                 why = "used twice" if other == name else "already used as %s (one pin, two names)" % other
                 problems.append((BLINK_PIN, "settings.toml: %s: pin %s is %s" % (key, name, why)))
                 break

@@ -21,7 +21,6 @@ class Job:
 
     finish = None  # type: Optional[int]
     jumps = None  # type: Optional[list]
-    done = False
     nodes = 0
     rid = None  # type: object
     asked_at = 0

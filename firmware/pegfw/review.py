@@ -96,7 +96,6 @@ class Review(Job):
             if got == RUNNING:
                 return False  # a search under way: on in the next slice
             self._learn(i, got)
-        self.done = True
         return True
 
     def _learn(self, i, j):
