@@ -78,7 +78,8 @@ def _plain(board: BoardClient, until: float | None = None, stop: threading.Event
     """Events in plain words, and the board after each change (from the board's events, not a timer),
     until `until` (a monotonic time) or `stop`."""
     try:
-        print(describe_state(board.request("state")) + "\n", flush=True)
+        st = board.request("state")
+        print(describe_state(st) + "\n", flush=True)
         while (until is None or time.monotonic() < until) and not (stop is not None and stop.is_set()):
             events = board.poll(0.1)
             for e in events:
@@ -86,7 +87,14 @@ def _plain(board: BoardClient, until: float | None = None, stop: threading.Event
                 if text:
                     print(text, flush=True)
             if any(e.get("event") in FRAME_EVENTS for e in events):
-                print(describe_state(board.request("state")) + "\n", flush=True)
+                st = board.request("state")
+                print(describe_state(st) + "\n", flush=True)
+            elif st.get("mode") == "starting":
+                # an empty board ends its start-up with no event (nothing changed on it): asked again
+                # until it has read its pegs, shown once it has
+                st = board.request("state")
+                if st.get("mode") != "starting":
+                    print(describe_state(st) + "\n", flush=True)
     except KeyboardInterrupt:
         pass
     except BoardError as e:
