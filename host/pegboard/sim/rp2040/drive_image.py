@@ -1,6 +1,6 @@
 """The CIRCUITPY drive as bytes, for the emulated Pico's flash (at layout.FS_OFFSET): a FAT12 volume laid
 out as CircuitPython's own format makes it, holding the files `pegboard deploy` writes, with long file
-names; and a reader of such a volume (what the board left on its drive after a run).
+names. The tests read it back with pyfatfs, an independent FAT implementation, and mtools where installed.
 
 How CircuitPython formats the drive (CircuitPython supervisor/shared/filesystem.c filesystem_init calls
 CircuitPython lib/oofatfs/ff.c f_mkfs with FM_FAT and an automatic cluster size; facts from tag 9.2.8):
@@ -26,7 +26,7 @@ from pegboard.deploy.errors import DeployError
 from pegboard.deploy.plan import FIRMWARE
 from pegboard.deploy.settings_merge import merge_settings
 from pegboard.deploy.stage import drive_files
-from pegboard.sim.rp2040.layout import FLASH_SIZE, FS_OFFSET, FS_SIZE, SECTOR_SIZE
+from pegboard.sim.rp2040.layout import FS_SIZE, SECTOR_SIZE
 
 N_FATS = 1
 RESERVED_SECTORS = 1
@@ -38,7 +38,6 @@ VOLUME_ID = 0x50454742  # fixed, so the same files make the same image (CircuitP
 ENTRY = 32  # bytes per directory entry
 ATTR_VOLUME, ATTR_DIR, ATTR_ARCHIVE, ATTR_LFN = 0x08, 0x10, 0x20, 0x0F
 LFN_LAST = 0x40
-NT_LOWER_BASE, NT_LOWER_EXT = 0x08, 0x10  # FatFs and Windows mark a lowercase 8.3 name so, with no long name
 STAMP_TIME, STAMP_DATE = 0, (2020 - 1980) << 9 | 1 << 5 | 1  # 2020-01-01 00:00: every file, for a fixed image
 SFN_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789!#$%&'()-@^_`{}~")  # what an 8.3 name may hold
 LFN_FORBIDDEN = frozenset('\\/:*?"<>|')
@@ -280,98 +279,6 @@ def build_drive(files: Iterable[tuple[str, bytes]], label: str = "CIRCUITPY", si
     EXT_BPB.pack_into(image, 36, 0x80, 0, 0x29, VOLUME_ID, label.ljust(11).encode("ascii"), b"FAT12   ")
     image[510:512] = b"\x55\xaa"
     return bytes(image)
-
-
-# -- the reader ----------------------------------------------------------------------------------
-def read_drive(image: bytes | bytearray) -> dict[str, bytes]:
-    """Every file of a FAT12/FAT16 volume, path ("pegfw/app.py", long names where there are) -> content.
-    Given a whole flash image (FLASH_SIZE bytes), the drive at FS_OFFSET is read."""
-    data = bytes(image[FS_OFFSET:] if len(image) == FLASH_SIZE else image)
-    if len(data) < SECTOR_SIZE or data[510:512] != b"\x55\xaa":
-        raise DriveError("not a FAT volume: no boot sector signature 0x55AA")
-    bps, per, reserved, nfats, nroot, tot16, _, fatsz, _, _, _, tot32 = BPB.unpack_from(data, 11)
-    if bps not in (512, 1024, 2048, 4096) or per == 0 or per & (per - 1) or nfats == 0 or reserved == 0:
-        raise DriveError("not a FAT volume: its boot sector says %d bytes a sector, %d sectors a cluster, %d FATs"
-                         % (bps, per, nfats))
-    if fatsz == 0:
-        raise DriveError("a FAT32 volume: only FAT12 and FAT16 are read")
-    total = (tot16 or tot32) * bps
-    if total > len(data):
-        raise DriveError("the volume says it is %d bytes; the image has %d" % (total, len(data)))
-    root_at = (reserved + nfats * fatsz) * bps
-    first_data = root_at + -(-nroot * ENTRY // bps) * bps
-    cluster_bytes = per * bps
-    clusters = (total - first_data) // cluster_bytes
-    fat = data[reserved * bps:(reserved + fatsz) * bps]
-    fat12 = clusters <= MAX_FAT12  # FatFs's rule for the FAT type
-    end_mark = 0xFF8 if fat12 else 0xFFF8
-
-    def next_of(c: int) -> int:
-        if fat12:
-            v = int.from_bytes(fat[c * 3 // 2:c * 3 // 2 + 2], "little")
-            return v >> 4 if c & 1 else v & 0xFFF
-        return int.from_bytes(fat[c * 2:c * 2 + 2], "little")
-
-    def chain(start: int, what: str) -> bytes:
-        out, c, seen = [], start, set()
-        while True:
-            if not 2 <= c < clusters + 2 or c in seen:
-                raise DriveError("%s: its cluster chain is broken at cluster %d" % (what, c))
-            seen.add(c)
-            at = first_data + (c - 2) * cluster_bytes
-            out.append(data[at:at + cluster_bytes])
-            c = next_of(c)
-            if c >= end_mark:
-                return b"".join(out)
-
-    files: dict[str, bytes] = {}
-    folders: set[int] = set()
-
-    def walk(raw: bytes, prefix: str) -> None:
-        lfn: dict[int, bytes] = {}
-        lfn_sum = -1
-        for at in range(0, len(raw) - ENTRY + 1, ENTRY):
-            e = raw[at:at + ENTRY]
-            if e[0] == 0:
-                return
-            if e[0] == 0xE5:
-                lfn = {}
-                continue
-            attr = e[11]
-            if attr & 0x3F == ATTR_LFN:
-                if e[0] & LFN_LAST:
-                    lfn, lfn_sum = {}, e[13]
-                lfn[e[0] & 0x1F] = e[1:11] + e[14:26] + e[28:32]
-                continue
-            short = e[:11]
-            if lfn and lfn_sum == lfn_checksum(short) and sorted(lfn) == list(range(1, len(lfn) + 1)):
-                units = b"".join(lfn[i] for i in sorted(lfn))
-                name = units.decode("utf-16-le", "replace").split("\0", 1)[0]
-            else:
-                base = (b"\xe5" + short[1:8] if short[0] == 5 else short[:8]).rstrip(b" ").decode("cp437")
-                ext = short[8:].rstrip(b" ").decode("cp437")
-                base = base.lower() if e[12] & NT_LOWER_BASE else base
-                ext = ext.lower() if e[12] & NT_LOWER_EXT else ext
-                name = base + "." + ext if ext else base
-            lfn = {}
-            if attr & ATTR_VOLUME or name in (".", ".."):
-                continue
-            (cluster,) = struct.unpack_from("<H", e, 26)
-            (size,) = struct.unpack_from("<I", e, 28)
-            path = prefix + name
-            if attr & ATTR_DIR:
-                if cluster in folders:
-                    raise DriveError("%s: a folder met twice (cluster %d): the folders loop" % (path, cluster))
-                folders.add(cluster)
-                walk(chain(cluster, path), path + "/")
-            else:
-                content = chain(cluster, path)[:size] if cluster else b""
-                if len(content) != size:
-                    raise DriveError("%s: %d bytes long, its clusters hold %d" % (path, size, len(content)))
-                files[path] = content
-
-    walk(data[root_at:root_at + nroot * ENTRY], "")
-    return files
 
 
 # -- what deploy writes --------------------------------------------------------------------------
