@@ -65,6 +65,17 @@ def read_uf2(path: str | Path) -> Firmware:
     if len(data) % BLOCK:
         raise Uf2Error("%s is %d bytes, not a whole number of %d-byte UF2 blocks: truncated?"
                        % (where, len(data), BLOCK))
+    blocks = _flash_blocks(data, where)
+    image, end = _laid_out(data, blocks, where)
+    return _circuitpython(image, end, where)
+
+
+Block = tuple[int, int, int, int, int, int, int]  # its index, address, size, number, count, family, payload's offset
+
+
+def _flash_blocks(data: bytes, where: str) -> list[Block]:
+    """The file's blocks for the main flash, each checked as a UF2 block for the RP2040 and all of
+    one file (one count)."""
     blocks = []
     for n in range(len(data) // BLOCK):
         at = n * BLOCK
@@ -88,7 +99,13 @@ def read_uf2(path: str | Path) -> Firmware:
     if len(counts) != 1:
         raise Uf2Error("%s: its blocks disagree on how many there are (%s): not one UF2 file"
                        % (where, ", ".join(map(str, sorted(counts)))))
-    count = counts.pop()
+    return blocks
+
+
+def _laid_out(data: bytes, blocks: list[Block], where: str) -> tuple[bytearray, int]:
+    """The flash as the blocks write it (erased bytes elsewhere), and where the last one ends; each
+    block numbered once, inside the flash, and none missing."""
+    count = blocks[0][4]
     image = bytearray(b"\xff" * FLASH_SIZE)
     seen: set[int] = set()
     end = 0
@@ -110,6 +127,12 @@ def read_uf2(path: str | Path) -> Firmware:
         missing = sorted(set(range(count)) - seen)
         raise Uf2Error("%s is truncated: %d of its %d blocks are missing (the first: block %d)"
                        % (where, len(missing), count, missing[0]))
+    return image, end
+
+
+def _circuitpython(image: bytearray, end: int, where: str) -> Firmware:
+    """The image as CircuitPython for a supported board: its banner read, its end inside the
+    firmware area of that board's layout."""
     m = BANNER.search(image, 0, end)
     if m is None:
         raise Uf2Error("%s is not CircuitPython: no \"Adafruit CircuitPython X.Y.Z on DATE; BOARD\" string in it"
