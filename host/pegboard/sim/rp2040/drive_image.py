@@ -204,8 +204,21 @@ def build_drive(files: Iterable[tuple[str, bytes]], label: str = "CIRCUITPY", si
                          % label)
     geo = geometry(size)
     root = _tree(files)
-    # clusters in order: a folder's own, then its items', each file's in one run
-    runs: list[tuple[_Dir | _File, int]] = []  # (item, clusters)
+    runs = _allocate(root, geo)
+    image = bytearray(geo.sectors * SECTOR_SIZE)
+    _write_folders(image, root, label, geo)
+    _write_fat(image, runs, geo)
+    _write_boot_sector(image, label, geo)
+    return bytes(image)
+
+
+Run = tuple["_Dir | _File", int]  # an item and the clusters it takes, from its own `cluster` on
+
+
+def _allocate(root: _Dir, geo: Geometry) -> list[Run]:
+    """Clusters in order, each item's in one run: a folder's own, then its items'; DriveError when
+    the root folder's entries or the drive's clusters do not hold them."""
+    runs: list[Run] = []
     free = 2
 
     def allocate(folder: _Dir, is_root: bool) -> None:
@@ -235,13 +248,16 @@ def build_drive(files: Iterable[tuple[str, bytes]], label: str = "CIRCUITPY", si
                          "CIRCUITPY drive holds %d KiB (%d clusters)"
                          % (need * geo.cluster_bytes // 1024, need, geo.cluster_bytes,
                             geo.clusters * geo.cluster_bytes // 1024, geo.clusters))
-    image = bytearray(geo.sectors * SECTOR_SIZE)
-    fat = [0] * (geo.clusters + 2)
-    fat[0], fat[1] = 0xF00 | MEDIA, 0xFFF
-    root_at = (RESERVED_SECTORS + N_FATS * geo.fat_sectors) * SECTOR_SIZE
+    return runs
 
-    def data_at(cluster: int) -> int:
-        return (geo.first_data + (cluster - 2) * geo.cluster_sectors) * SECTOR_SIZE
+
+def _data_at(geo: Geometry, cluster: int) -> int:
+    return (geo.first_data + (cluster - 2) * geo.cluster_sectors) * SECTOR_SIZE
+
+
+def _write_folders(image: bytearray, root: _Dir, label: str, geo: Geometry) -> None:
+    """The root folder (the label first) and every folder below it, with their entries (long names
+    where a name needs one); files' contents in their clusters."""
 
     def folder_bytes(folder: _Dir, parent: int) -> bytes:
         out = [_entry(b".".ljust(11), ATTR_DIR, folder.cluster, 0), _entry(b"..".ljust(11), ATTR_DIR, parent, 0)] \
@@ -254,16 +270,23 @@ def build_drive(files: Iterable[tuple[str, bytes]], label: str = "CIRCUITPY", si
             out.append(_entry(short, ATTR_DIR if isinstance(item, _Dir) else ATTR_ARCHIVE, item.cluster, size))
             if isinstance(item, _Dir):
                 raw = folder_bytes(item, folder.cluster)
-                image[data_at(item.cluster):data_at(item.cluster) + len(raw)] = raw
+                image[_data_at(geo, item.cluster):_data_at(geo, item.cluster) + len(raw)] = raw
+            elif item.data:
+                image[_data_at(geo, item.cluster):_data_at(geo, item.cluster) + len(item.data)] = item.data
         return b"".join(out)
 
+    root_at = (RESERVED_SECTORS + N_FATS * geo.fat_sectors) * SECTOR_SIZE
     raw = folder_bytes(root, 0)
     image[root_at:root_at + len(raw)] = raw
+
+
+def _write_fat(image: bytearray, runs: list[Run], geo: Geometry) -> None:
+    """The FAT (each run a chain, its last cluster the end mark), packed as FAT12, in every copy."""
+    fat = [0] * (geo.clusters + 2)
+    fat[0], fat[1] = 0xF00 | MEDIA, 0xFFF
     for item, n in runs:
         for c in range(item.cluster, item.cluster + n):
             fat[c] = c + 1 if c < item.cluster + n - 1 else 0xFFF
-        if isinstance(item, _File):
-            image[data_at(item.cluster):data_at(item.cluster) + len(item.data)] = item.data
     packed = bytearray()
     for i in range(0, len(fat), 2):  # FAT12: two 12-bit entries in three bytes
         pair = fat[i] | (fat[i + 1] if i + 1 < len(fat) else 0) << 12
@@ -271,6 +294,9 @@ def build_drive(files: Iterable[tuple[str, bytes]], label: str = "CIRCUITPY", si
     for n in range(N_FATS):
         at = (RESERVED_SECTORS + n * geo.fat_sectors) * SECTOR_SIZE
         image[at:at + len(packed)] = packed
+
+
+def _write_boot_sector(image: bytearray, label: str, geo: Geometry) -> None:
     image[0:11] = b"\xeb\xfe\x90MSDOS5.0"  # as f_mkfs writes: a jump, the OEM name
     small = geo.sectors < 0x10000
     BPB.pack_into(image, 11, SECTOR_SIZE, geo.cluster_sectors, RESERVED_SECTORS, N_FATS, geo.root_entries,
@@ -278,7 +304,6 @@ def build_drive(files: Iterable[tuple[str, bytes]], label: str = "CIRCUITPY", si
                   0 if small else geo.sectors)
     EXT_BPB.pack_into(image, 36, 0x80, 0, 0x29, VOLUME_ID, label.ljust(11).encode("ascii"), b"FAT12   ")
     image[510:512] = b"\x55\xaa"
-    return bytes(image)
 
 
 # -- what deploy writes --------------------------------------------------------------------------
