@@ -131,6 +131,27 @@ def build(settings: Mapping[str, object], title: str, pico: bool = True, supply:
     WS2812Bs, each with its own 0.1 uF (a breakout brings its own)."""
     if supply not in SUPPLIES:
         raise ValueError("supply must be one of %s, not %r" % (", ".join(SUPPLIES), supply))
+    rows = int(str(settings.get("PEGBOARD_ROWS", 5)))
+    holes = rows * (rows + 1) // 2
+    shift = settings.get("PEGBOARD_SENSORS") == "shift"
+    s = Schematic(title, _notes(pico, supply, printed, holes, shift))
+    s.part("U1", "Raspberry Pi Pico" if pico else "Adafruit Feather RP2040")
+    _supply(s, pico, supply)
+    _sensors(s, holes, shift)
+    if shift:
+        _shift_chain(s, settings, pico, holes)
+    else:
+        for h, name in enumerate(str(settings["PEGBOARD_SENSOR_PINS"]).split(","), 1):
+            s.pin("U1", name.strip(), _mcu_pin(pico, name.strip()), "HOLE%d" % h)
+    _pixels(s, settings, pico, holes, printed)
+    _button_and_piezo(s, settings, pico, printed)
+    if printed and pico:
+        _on_sockets(s)
+    return s
+
+
+def _notes(pico: bool, supply: str, printed: bool, holes: int, shift: bool) -> tuple[str, ...]:
+    """The notes the drawing carries: pin numbering, the supply, the pull-ups."""
     sensors = ", ".join("%s %s" % (sensor_numbers(lab), lab) for lab in ("VCC", "OUT", "GND"))
     notes: tuple[str, ...] = (
         "S pins are numbered SOT-23/TO-92: the DRV5032's packages differ (TI SLVSDC7): %s." % sensors,
@@ -144,9 +165,6 @@ def build(settings: Mapping[str, object], title: str, pico: bool = True, supply:
                    "left unconnected, so nothing feeds the USB host.") if pico else
                   ("Supply: 5 V in at J1, for the pixels only; the Feather stays on USB (its USB pin "
                    "is VBUS itself: left unconnected). GND is common."),)
-    rows = int(str(settings.get("PEGBOARD_ROWS", 5)))
-    holes = rows * (rows + 1) // 2
-    shift = settings.get("PEGBOARD_SENSORS") == "shift"
     # the DRV5032AJ's output is open-drain: it pulls its line low with a magnet near and lets go of
     # it otherwise, so every input needs a pull-up (hardware/README.md, "Sensor polarity")
     if shift:
@@ -155,10 +173,11 @@ def build(settings: Mapping[str, object], title: str, pico: bool = True, supply:
     else:
         notes += ("Pull-ups: the DRV5032AJ's OUT is open-drain; each HOLEn input uses the RP2040's internal "
                   "pull-up (keypad pull=True): no resistor.",)
-    s = Schematic(title, notes)
-    s.part("U1", "Raspberry Pi Pico" if pico else "Adafruit Feather RP2040")
-    _supply(s, pico, supply)
-    # sensors: one hall switch per hole, 0.1 uF across its supply
+    return notes
+
+
+def _sensors(s: Schematic, holes: int, shift: bool) -> None:
+    """One hall switch per hole, 0.1 uF across its supply (and its pull-up on the shift chain)."""
     for h in range(1, holes + 1):
         s.part("S%d" % h, "DRV5032AJ open-drain switch, hole %d" % h)
         for label, net in (("VCC", "3V3"), ("OUT", "HOLE%d" % h), ("GND", "GND")):
@@ -166,38 +185,41 @@ def build(settings: Mapping[str, object], title: str, pico: bool = True, supply:
         s.two_pin("CS%d" % h, "0.1 uF ceramic at S%d" % h, "3V3", "GND")
         if shift:  # the 74HC165's inputs have no pull-up: one resistor per hole
             s.two_pin("RS%d" % h, "10 k pull-up, hole %d (open drain)" % h, "HOLE%d" % h, "3V3")
-    if shift:
-        data, clock, latch = (str(settings[k]) for k in ("PEGBOARD_SR_DATA", "PEGBOARD_SR_CLOCK",
-                                                            "PEGBOARD_SR_LATCH"))
-        s.pin("U1", data, _mcu_pin(pico, data), "SR_DATA")
-        s.pin("U1", clock, _mcu_pin(pico, clock), "SR_CLOCK")
-        s.pin("U1", latch, _mcu_pin(pico, latch), "SR_LATCH")
-        chips = {1: "U3", 2: "U4"}
-        used: dict[int, set[str]] = {1: set(), 2: set()}
-        for h, (chip, letter) in enumerate(SHIFT_WIRING, 1):
-            if h <= holes:
-                s.pin(chips[chip], letter, HC165_PINS[letter], "HOLE%d" % h)
-                used[chip].add(letter)
-        for chip, ref in chips.items():
-            s.part(ref, "74HC165 #%d of the chain, at 3.3 V" % chip)
-            for letter in "ABCDEFGH":
-                if letter not in used[chip]:
-                    s.pin(ref, letter, HC165_PINS[letter], "3V3")  # an unused input: the no-peg level
-            s.pin(ref, "VCC", HC165_PINS["VCC"], "3V3")
-            s.pin(ref, "GND", HC165_PINS["GND"], "GND")
-            s.pin(ref, "CLK INH", HC165_PINS["CLK_INH"], "GND")
-            s.pin(ref, "CLK", HC165_PINS["CLK"], "SR_CLOCK")
-            s.pin(ref, "SH/LD", HC165_PINS["SH/LD"], "SR_LATCH")
-            s.pin(ref, "/QH", HC165_PINS["QH_INV"], "NC")
-            s.two_pin("C%s" % ref, "0.1 uF ceramic at %s" % ref, "3V3", "GND")
-        s.pin("U3", "QH", HC165_PINS["QH"], "SR_DATA")
-        s.pin("U3", "SER", HC165_PINS["SER"], "SR_CHAIN")
-        s.pin("U4", "QH", HC165_PINS["QH"], "SR_CHAIN")
-        s.pin("U4", "SER", HC165_PINS["SER"], "GND")  # the end of the chain: a level, never floating
-    else:
-        for h, name in enumerate(str(settings["PEGBOARD_SENSOR_PINS"]).split(","), 1):
-            s.pin("U1", name.strip(), _mcu_pin(pico, name.strip()), "HOLE%d" % h)
-    # pixels: 3.3 V data through the 74AHCT125 (5 V) and 470 ohm to pixel 1, chained in hole order
+
+
+def _shift_chain(s: Schematic, settings: Mapping[str, object], pico: bool, holes: int) -> None:
+    """Two 74HC165s in a chain read the holes into three pins."""
+    data, clock, latch = (str(settings[k]) for k in ("PEGBOARD_SR_DATA", "PEGBOARD_SR_CLOCK",
+                                                        "PEGBOARD_SR_LATCH"))
+    s.pin("U1", data, _mcu_pin(pico, data), "SR_DATA")
+    s.pin("U1", clock, _mcu_pin(pico, clock), "SR_CLOCK")
+    s.pin("U1", latch, _mcu_pin(pico, latch), "SR_LATCH")
+    chips = {1: "U3", 2: "U4"}
+    used: dict[int, set[str]] = {1: set(), 2: set()}
+    for h, (chip, letter) in enumerate(SHIFT_WIRING, 1):
+        if h <= holes:
+            s.pin(chips[chip], letter, HC165_PINS[letter], "HOLE%d" % h)
+            used[chip].add(letter)
+    for chip, ref in chips.items():
+        s.part(ref, "74HC165 #%d of the chain, at 3.3 V" % chip)
+        for letter in "ABCDEFGH":
+            if letter not in used[chip]:
+                s.pin(ref, letter, HC165_PINS[letter], "3V3")  # an unused input: the no-peg level
+        s.pin(ref, "VCC", HC165_PINS["VCC"], "3V3")
+        s.pin(ref, "GND", HC165_PINS["GND"], "GND")
+        s.pin(ref, "CLK INH", HC165_PINS["CLK_INH"], "GND")
+        s.pin(ref, "CLK", HC165_PINS["CLK"], "SR_CLOCK")
+        s.pin(ref, "SH/LD", HC165_PINS["SH/LD"], "SR_LATCH")
+        s.pin(ref, "/QH", HC165_PINS["QH_INV"], "NC")
+        s.two_pin("C%s" % ref, "0.1 uF ceramic at %s" % ref, "3V3", "GND")
+    s.pin("U3", "QH", HC165_PINS["QH"], "SR_DATA")
+    s.pin("U3", "SER", HC165_PINS["SER"], "SR_CHAIN")
+    s.pin("U4", "QH", HC165_PINS["QH"], "SR_CHAIN")
+    s.pin("U4", "SER", HC165_PINS["SER"], "GND")  # the end of the chain: a level, never floating
+
+
+def _pixels(s: Schematic, settings: Mapping[str, object], pico: bool, holes: int, printed: bool) -> None:
+    """3.3 V data through the 74AHCT125 (5 V) and 470 ohm to pixel 1, chained in hole order."""
     px = str(settings["PEGBOARD_PIXEL_PIN"])
     s.pin("U1", px, _mcu_pin(pico, px), "PIXEL_3V3")
     s.part("U2", "74AHCT125 level shifter (5 V)")
@@ -220,6 +242,9 @@ def build(settings: Mapping[str, object], title: str, pico: bool = True, supply:
             s.pin(ref, label, WS2812B_PINS[label], net, pad=None if printed else PIXEL_PADS[label])
         if printed:
             s.two_pin("CD%d" % h, "0.1 uF ceramic at D%d" % h, "5V", "GND")
+
+
+def _button_and_piezo(s: Schematic, settings: Mapping[str, object], pico: bool, printed: bool) -> None:
     btn = str(settings["PEGBOARD_BUTTON_PIN"])
     s.pin("U1", btn, _mcu_pin(pico, btn), "BUTTON")
     s.two_pin("SW1", "hint button, across its switch", "BUTTON", "GND")
@@ -229,9 +254,6 @@ def build(settings: Mapping[str, object], title: str, pico: bool = True, supply:
         s.two_pin("R2", "220 ohm, the piezo's series resistor", "PIEZO_PWM", "PIEZO")
         s.two_pin("BZ1", "piezo TDK PS1240P02BT (no oscillator)%s" % (", on a 2-pin header" if printed else ""),
                   "PIEZO", "GND")
-    if printed and pico:
-        _on_sockets(s)
-    return s
 
 
 SOCKETS = ("J2", "J3")  # the printed board's: the Pico's pins 1..20 and 21..40
