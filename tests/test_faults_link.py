@@ -394,8 +394,9 @@ class FlakyPort:
         self.written = []
         self.reconnects = 1
         self.is_open = True
-        self.reconnect_for = 2.0
+        self.reconnect_for = 30.0  # the writer waits this long for the hub's loop to reopen it
         self.tried = threading.Event()
+        self.wrote = threading.Event()
 
     def write(self, data, reconnect=True):
         assert reconnect is False  # the writer never reopens the port: the hub's loop does
@@ -405,6 +406,7 @@ class FlakyPort:
             self.is_open = False
             raise self.NoBoard("the port failed", code)
         self.written.append(data)
+        self.wrote.set()
 
     def reopen(self):
         self.is_open = True
@@ -425,12 +427,11 @@ def test_a_line_that_met_a_failed_port_goes_out_once_on_the_port_that_comes_back
     w.put(b'{"id": 1, "cmd": "state"}\n')
     assert port.tried.wait(10)
     port.reopen()  # the hub's loop has the board back
-    deadline = time.monotonic() + 10
-    while w.queued() and time.monotonic() < deadline:
-        time.sleep(0.01)
-    assert port.written == [b'{"id": 1, "cmd": "state"}\n'] and w.failure is None and w.queued() == 0
+    assert port.wrote.wait(60), "the line never went out on the port that came back"
     w.close()
-    w.join(10)
+    w.join(60)  # the thread takes the written line off its queue before it sees the close
+    assert not w.is_alive()
+    assert port.written == [b'{"id": 1, "cmd": "state"}\n'] and w.failure is None and w.queued() == 0
 
 
 def test_a_board_that_takes_nothing_for_the_write_timeout_is_reported_gone_and_its_queue_dropped():

@@ -36,19 +36,16 @@ def test_a_button_press_is_told_as_pressed_and_its_release_as_released():
     assert told[:2] == [True, False]
 
 
-def test_the_challenges_tables_load_once_a_game():
+def test_the_challenges_tables_load_once_a_game(monkeypatch):
     hw, app = game()
     assert ask(app, hw, "challenge", target="leave:3")["ok"]
     first = app.challenge_on()
     loads = []
     real = ondemand.load
-    ondemand.load = lambda name: loads.append(name) or real(name)
-    try:
-        assert app.challenge_on() is first
-        run(app, hw, 50)
-        assert app.challenge_on() is first
-    finally:
-        ondemand.load = real
+    monkeypatch.setattr(ondemand, "load", lambda name: loads.append(name) or real(name))
+    assert app.challenge_on() is first
+    run(app, hw, 50)
+    assert app.challenge_on() is first
     assert "pegfw.challenge" not in loads
 
 
